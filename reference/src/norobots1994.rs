@@ -62,7 +62,7 @@ impl<'a> Robots<'a> {
                     if open.as_ref().is_some_and(|r| !r.disallows.is_empty()) {
                         robots.close(&mut open);
                     }
-                    let record = open.get_or_insert_with(|| Record {
+                    let record = open.get_or_insert(Record {
                         agents: robots.agents.len()..robots.agents.len(),
                         disallows: robots.disallows.len()..robots.disallows.len(),
                         first_line: line.number,

@@ -1,0 +1,539 @@
+//! Loading the case corpus: YAML files under `cases/`, exact about bytes, strict about fields.
+//!
+//! The format is described at the crate root and in `cases/README.md`. Every rule a file can break
+//! is checked here, while deserializing, so that the error carries the line, the column and the
+//! field's path (`cases[3].checks[0].path`) as `serde_yaml` tracks them.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use base64::Engine as _;
+use robotstxt_reference::{Profile, Verdict};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+
+/// One case: a robots.txt body and the checks asked of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// `{file path under the corpus root, without .yaml}/{name}`, e.g. `line-endings/cr-only`.
+    pub id: String,
+    /// The topic: the file's path under the corpus root without `.yaml` (`line-endings`).
+    pub group: String,
+    pub name: String,
+    pub spec: String,
+    pub note: Option<String>,
+    /// The exact bytes of the body.
+    pub robots: Vec<u8>,
+    pub checks: Vec<Check>,
+    /// The file the case came from, as given.
+    pub file: PathBuf,
+}
+
+/// One question about a case's body and what the texts answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    pub agent: String,
+    pub path: String,
+    pub expect: Expect,
+}
+
+/// A check's expected answer: one for every profile, or one per profile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expect {
+    Same(Verdict),
+    PerProfile(BTreeMap<Profile, Expectation>),
+}
+
+/// What one profile expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expectation {
+    Is(Verdict),
+    /// The profile's text leaves this open: run, never scored.
+    Unspecified,
+}
+
+impl fmt::Display for Expectation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expectation::Is(v) => v.fmt(f),
+            Expectation::Unspecified => f.write_str("unspecified"),
+        }
+    }
+}
+
+impl Expect {
+    /// The expectation for exactly `profile`, if the check gives one.
+    pub fn for_profile(&self, profile: Profile) -> Option<Expectation> {
+        match self {
+            Expect::Same(v) => Some(Expectation::Is(*v)),
+            Expect::PerProfile(map) => map.get(&profile).copied(),
+        }
+    }
+
+    /// The profile a check is scored under for a parser claiming `claimed` (`None` for a parser
+    /// that claims no profile we have), and the expectation there: the claimed profile when the
+    /// check names it, otherwise `norobots-1994`; `None` when the check names neither.
+    pub fn scored_under(&self, claimed: Option<Profile>) -> Option<(Profile, Expectation)> {
+        claimed
+            .into_iter()
+            .chain([Profile::Norobots1994])
+            .find_map(|p| self.for_profile(p).map(|e| (p, e)))
+    }
+}
+
+/// A problem in a case file, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseError {
+    pub file: PathBuf,
+    /// 1-based line and column, when known.
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// What is wrong, starting with the field's path (`cases[3].checks[0].path: ...`).
+    pub message: String,
+}
+
+impl fmt::Display for CaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for CaseError {}
+
+/// Loads every `*.yaml` file below each of `roots` (sorted, so ids come out in a stable order).
+/// All files are read; every error found is returned, not only the first.
+pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen: HashMap<String, PathBuf> = HashMap::new();
+    for root in roots {
+        let files = match yaml_files(root) {
+            Ok(files) => files,
+            Err(e) => {
+                errors.push(CaseError {
+                    file: root.clone(),
+                    line: None,
+                    column: None,
+                    message: format!("cannot read the case folder: {e}"),
+                });
+                continue;
+            }
+        };
+        for file in files {
+            let group = group_of(root, &file);
+            let text = match std::fs::read_to_string(&file) {
+                Ok(text) => text,
+                Err(e) => {
+                    errors.push(error_at(&file, None, format!("cannot read: {e}")));
+                    continue;
+                }
+            };
+            match parse_file(&text, &file, &group) {
+                Ok(file_cases) => {
+                    for case in file_cases {
+                        if let Some(first) = seen.get(&case.id) {
+                            let message = format!(
+                                "name: duplicate case id `{}` (also in {})",
+                                case.id,
+                                first.display()
+                            );
+                            let line = line_of_name(&text, &case.name, 0);
+                            errors.push(error_at(&file, line, message));
+                        } else {
+                            seen.insert(case.id.clone(), file.clone());
+                            cases.push(case);
+                        }
+                    }
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Parses one case file's text. `group` is the file's path under its corpus root, without
+/// `.yaml`, with `/` separators.
+pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, CaseError> {
+    let raw: RawFile = serde_yaml::from_str(text).map_err(|e| yaml_error(file, &e))?;
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    for (index, case) in raw.cases.iter().enumerate() {
+        if let Some(first) = names.insert(case.name.as_str(), index) {
+            let message = format!(
+                "cases[{index}].name: duplicate name `{}` (first used by cases[{first}])",
+                case.name
+            );
+            return Err(error_at(file, line_of_name(text, &case.name, 1), message));
+        }
+    }
+    Ok(raw
+        .cases
+        .into_iter()
+        .map(|raw| Case {
+            id: format!("{group}/{}", raw.name),
+            group: group.to_owned(),
+            name: raw.name,
+            spec: raw.spec.0,
+            note: raw.note,
+            robots: raw.robots,
+            checks: raw
+                .checks
+                .0
+                .into_iter()
+                .map(|c| Check {
+                    agent: c.agent.0,
+                    path: c.path.0,
+                    expect: c.expect,
+                })
+                .collect(),
+            file: file.to_owned(),
+        })
+        .collect())
+}
+
+fn yaml_files(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_owned()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn group_of(root: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(root).unwrap_or(file).with_extension("");
+    let parts: Vec<_> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
+
+fn error_at(file: &Path, line: Option<usize>, message: String) -> CaseError {
+    CaseError {
+        file: file.to_owned(),
+        line,
+        column: None,
+        message,
+    }
+}
+
+fn yaml_error(file: &Path, error: &serde_yaml::Error) -> CaseError {
+    let location = error.location();
+    let mut message = error.to_string();
+    // serde_yaml appends " at line L column C"; the location is shown in front instead.
+    if let Some(l) = &location {
+        let suffix = format!(" at line {} column {}", l.line(), l.column());
+        if let Some(stripped) = message.strip_suffix(&suffix) {
+            message = stripped.to_owned();
+        }
+    }
+    CaseError {
+        file: file.to_owned(),
+        line: location.as_ref().map(|l| l.line()),
+        column: location.as_ref().map(|l| l.column()),
+        message,
+    }
+}
+
+/// The line of the `nth` (0-based) `name: <name>` entry in `text`: names are kebab-case, so a
+/// textual search finds them reliably, and it lets duplicate errors point at the second one.
+fn line_of_name(text: &str, name: &str, nth: usize) -> Option<usize> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            let line = line.trim_start().trim_start_matches("- ").trim_start();
+            line.strip_prefix("name:")
+                .is_some_and(|rest| rest.trim().trim_matches(|c| c == '"' || c == '\'') == name)
+        })
+        .nth(nth)
+        .map(|(i, _)| i + 1)
+}
+
+// ---- the raw shapes, validated while deserializing ---------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    cases: Vec<RawCase>,
+}
+
+struct RawCase {
+    name: String,
+    spec: NonEmpty,
+    note: Option<String>,
+    robots: Vec<u8>,
+    checks: NonEmptyChecks,
+}
+
+/// Deserialized through a map visitor (rather than `try_from`) so that the "exactly one of
+/// `robots` and `robots_base64`" error is reported at the case's own line.
+impl<'de> Deserialize<'de> for RawCase {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct CaseVisitor;
+        impl<'de> Visitor<'de> for CaseVisitor {
+            type Value = RawCase;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a case: a mapping with name, spec, robots and checks")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawCase, A::Error> {
+                let fields =
+                    RawCaseFields::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                RawCase::try_from(fields).map_err(de::Error::custom)
+            }
+        }
+        deserializer.deserialize_map(CaseVisitor)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCaseFields {
+    name: KebabName,
+    spec: NonEmpty,
+    #[serde(default)]
+    note: Option<String>,
+    #[serde(default)]
+    robots: Option<String>,
+    #[serde(default)]
+    robots_base64: Option<Base64Body>,
+    checks: NonEmptyChecks,
+}
+
+impl TryFrom<RawCaseFields> for RawCase {
+    type Error = String;
+
+    fn try_from(raw: RawCaseFields) -> Result<RawCase, String> {
+        let robots = match (raw.robots, raw.robots_base64) {
+            (Some(text), None) => text.into_bytes(),
+            (None, Some(bytes)) => bytes.0,
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "case `{}`: `robots` and `robots_base64` are both given; keep exactly one",
+                    raw.name.0
+                ))
+            }
+            (None, None) => {
+                return Err(format!(
+                    "case `{}`: missing field `robots` (or `robots_base64`)",
+                    raw.name.0
+                ))
+            }
+        };
+        Ok(RawCase {
+            name: raw.name.0,
+            spec: raw.spec,
+            note: raw.note,
+            robots,
+            checks: raw.checks,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheck {
+    agent: AgentName,
+    path: LocalUrl,
+    expect: Expect,
+}
+
+/// Declares a string newtype whose value is checked by `validate` inside the scalar's own visitor,
+/// so that a bad value is reported at its own line and column.
+macro_rules! validated_string {
+    ($name:ident, $validate:expr) => {
+        struct $name(String);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct Check;
+                impl<'de> Visitor<'de> for Check {
+                    type Value = String;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("a string")
+                    }
+                    fn visit_str<E: de::Error>(self, value: &str) -> Result<String, E> {
+                        let validate: fn(&str) -> Result<(), String> = $validate;
+                        validate(value).map_err(E::custom)?;
+                        Ok(value.to_owned())
+                    }
+                }
+                deserializer.deserialize_string(Check).map($name)
+            }
+        }
+    };
+}
+
+validated_string!(KebabName, |s| {
+    let ok = !s.is_empty()
+        && s.split('-').all(|word| {
+            !word.is_empty()
+                && word
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "name `{s}` is not kebab-case (lowercase letters and digits, words joined by `-`)"
+        ))
+    }
+});
+
+validated_string!(NonEmpty, |s| if s.trim().is_empty() {
+    Err("must not be empty".to_owned())
+} else {
+    Ok(())
+});
+
+validated_string!(AgentName, |s| {
+    if s.is_empty() {
+        Err("agent must not be empty".to_owned())
+    } else if s.chars().any(char::is_control) {
+        Err(format!("agent {s:?} holds a control character"))
+    } else {
+        Ok(())
+    }
+});
+
+validated_string!(LocalUrl, |s| {
+    if !s.starts_with('/') {
+        Err(format!("path {s:?} must start with `/`"))
+    } else if s.chars().any(|c| c.is_control() || c == ' ') {
+        Err(format!(
+            "path {s:?} holds a space or control character; percent-encode it"
+        ))
+    } else {
+        Ok(())
+    }
+});
+
+struct Base64Body(Vec<u8>);
+
+impl<'de> Deserialize<'de> for Base64Body {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Decode;
+        impl<'de> Visitor<'de> for Decode {
+            type Value = Base64Body;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("standard base64 text")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Base64Body, E> {
+                let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                base64::engine::general_purpose::STANDARD
+                    .decode(compact.as_bytes())
+                    .map(Base64Body)
+                    .map_err(|e| E::custom(format!("robots_base64 is not valid base64: {e}")))
+            }
+        }
+        deserializer.deserialize_string(Decode)
+    }
+}
+
+struct NonEmptyChecks(Vec<RawCheck>);
+
+impl<'de> Deserialize<'de> for NonEmptyChecks {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Checks;
+        impl<'de> Visitor<'de> for Checks {
+            type Value = NonEmptyChecks;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of checks")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut checks = Vec::new();
+                while let Some(check) = seq.next_element::<RawCheck>()? {
+                    checks.push(check);
+                }
+                if checks.is_empty() {
+                    return Err(de::Error::custom("checks must hold at least one check"));
+                }
+                Ok(NonEmptyChecks(checks))
+            }
+        }
+        deserializer.deserialize_seq(Checks)
+    }
+}
+
+fn verdict_named(name: &str) -> Option<Verdict> {
+    match name {
+        "allowed" => Some(Verdict::Allowed),
+        "disallowed" => Some(Verdict::Disallowed),
+        _ => None,
+    }
+}
+
+impl<'de> Deserialize<'de> for Expect {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ExpectVisitor)
+    }
+}
+
+struct ExpectVisitor;
+
+impl<'de> Visitor<'de> for ExpectVisitor {
+    type Value = Expect;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("`allowed`, `disallowed`, or a map from profile name to `allowed`, `disallowed` or `unspecified`")
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Expect, E> {
+        match verdict_named(value) {
+            Some(v) => Ok(Expect::Same(v)),
+            None if value == "unspecified" => Err(E::custom(
+                "expect: `unspecified` needs a profile; write `{ norobots-1994: unspecified }`",
+            )),
+            None => Err(E::custom(format!(
+                "expect: `{value}` is not `allowed` or `disallowed`"
+            ))),
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Expect, A::Error> {
+        let mut per_profile = BTreeMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let profile: Profile = key.parse().map_err(de::Error::custom)?;
+            let value: String = map.next_value()?;
+            let expectation = match verdict_named(&value) {
+                Some(v) => Expectation::Is(v),
+                None if value == "unspecified" => Expectation::Unspecified,
+                None => {
+                    return Err(de::Error::custom(format!(
+                        "expect.{key}: `{value}` is not `allowed`, `disallowed` or `unspecified`"
+                    )))
+                }
+            };
+            if per_profile.insert(profile, expectation).is_some() {
+                return Err(de::Error::custom(format!(
+                    "expect: profile `{key}` given twice"
+                )));
+            }
+        }
+        if per_profile.is_empty() {
+            return Err(de::Error::custom("expect: the map names no profile"));
+        }
+        Ok(Expect::PerProfile(per_profile))
+    }
+}

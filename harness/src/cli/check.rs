@@ -1,0 +1,48 @@
+//! `robotstxt-test check`: one question to the reference, answered with its explanation.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use robotstxt_reference::{Profile, Robots};
+
+use super::{parse_profile, Exit};
+
+/// Ask the reference whether an agent may fetch a path, and why.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The robots.txt file (`-` reads standard input).
+    #[arg(long, value_name = "FILE")]
+    robots: PathBuf,
+    /// The robot's name, as the robot gives it (`FooBot`, `FooBot/2.1`).
+    #[arg(long, value_name = "NAME")]
+    agent: String,
+    /// The local URL: a path starting with `/`, with an optional `?query`.
+    #[arg(long, value_name = "PATH")]
+    path: String,
+    /// The text to decide by.
+    #[arg(long, value_name = "PROFILE", default_value = "norobots-1994", value_parser = parse_profile)]
+    profile: Profile,
+}
+
+pub fn execute(args: Args) -> Result<Exit, String> {
+    if !args.path.starts_with('/') {
+        return Err(format!("--path {:?} must start with `/`", args.path));
+    }
+    let body = read_body(&args.robots)?;
+    let decision = Robots::parse(args.profile, &body).decide(&args.agent, &args.path);
+    println!("{}", decision.verdict);
+    println!("{}", decision.explanation);
+    Ok(Exit::Ok)
+}
+
+/// Reads a file's bytes exactly; `-` is standard input.
+pub fn read_body(path: &PathBuf) -> Result<Vec<u8>, String> {
+    let mut body = Vec::new();
+    let result = if path.as_os_str() == "-" {
+        std::io::stdin().read_to_end(&mut body).map(|_| ())
+    } else {
+        std::fs::read(path).map(|bytes| body = bytes)
+    };
+    result.map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(body)
+}

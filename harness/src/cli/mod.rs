@@ -1,0 +1,55 @@
+//! Subcommands of the `robotstxt-test` binary.
+
+mod check;
+mod run;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use robotstxt_reference::Profile;
+
+/// The exit codes, as `--help` and the README document them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// Every scored check came out as expected.
+    Ok = 0,
+    /// A scored check failed (with expectations: a regression).
+    Failures = 1,
+    /// A usage or input error: bad arguments, a bad case file, an unreadable file.
+    Input = 2,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit as u8)
+    }
+}
+
+/// Conformance suite and differential harness for robots.txt parsers.
+///
+/// Exit codes: 0 every scored check as expected; 1 failures; 2 usage or input error.
+#[derive(Debug, Parser)]
+#[command(name = "robotstxt-test", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Check(check::Args),
+    Run(run::Args),
+}
+
+pub fn execute(cli: Cli) -> Result<Exit, String> {
+    match cli.command {
+        Command::Check(args) => check::execute(args),
+        Command::Run(args) => run::execute(args),
+    }
+}
+
+/// Parses `--profile` values, listing the known profiles on error.
+pub fn parse_profile(name: &str) -> Result<Profile, String> {
+    name.parse()
+        .map_err(|e: robotstxt_reference::UnknownProfile| e.to_string())
+}

@@ -1,0 +1,89 @@
+//! `robotstxt-test run`: the corpus against the reference or adapters, scored.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use robotstxt_reference::Profile;
+use robotstxt_test::cases::{load_corpus, Case};
+use robotstxt_test::engine::{Engine, ReferenceEngine};
+use robotstxt_test::output::{human, RunDocument};
+use robotstxt_test::run::{run_cases, Outcome, Scoring};
+
+use super::{parse_profile, Exit};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Human,
+    Json,
+}
+
+/// Run the case corpus and score every check.
+///
+/// Without `--adapter`, runs the reference under `--profile` (default norobots-1994).
+/// With `--format json`, prints one JSON document per engine (an array when there are several).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A folder of case files; repeat to run several. Default: `cases`.
+    #[arg(long = "cases", value_name = "DIR")]
+    cases: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Score under this profile instead of the one each engine claims.
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
+    profile: Option<Profile>,
+}
+
+pub fn execute(args: Args) -> Result<Exit, String> {
+    let cases = load_cases(&args.cases)?;
+    let profile = args.profile.unwrap_or(Profile::Norobots1994);
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(ReferenceEngine::new(profile))];
+    let scoring = |engine: &dyn Engine| match args.profile {
+        Some(p) => Scoring::Forced(p),
+        None => Scoring::Claimed(engine.handshake().claimed_profile()),
+    };
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut documents = Vec::new();
+    let mut exit = Exit::Ok;
+    for engine in &mut engines {
+        let scoring = scoring(engine.as_ref());
+        let results = run_cases(&cases, engine.as_mut(), scoring, &mut |_, _| {});
+        if results.iter().any(|r| r.outcome == Outcome::Fail) {
+            exit = exit.max(Exit::Failures);
+        }
+        match args.format {
+            Format::Human => print!("{}", human(engine.handshake(), &cases, &results, color)),
+            Format::Json => documents.push(RunDocument::new(
+                engine.handshake(),
+                args.profile,
+                &cases,
+                &results,
+            )),
+        }
+    }
+    if args.format == Format::Json {
+        let json = if documents.len() == 1 {
+            serde_json::to_string_pretty(&documents[0])
+        } else {
+            serde_json::to_string_pretty(&documents)
+        };
+        println!("{}", json.map_err(|e| e.to_string())?);
+    }
+    Ok(exit)
+}
+
+/// Loads the corpus from `dirs` (default `cases`), printing every error found.
+pub fn load_cases(dirs: &[PathBuf]) -> Result<Vec<Case>, String> {
+    let dirs = if dirs.is_empty() {
+        vec![PathBuf::from("cases")]
+    } else {
+        dirs.to_vec()
+    };
+    load_corpus(&dirs).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!(
+            "{} problem(s) in the case files:\n{}",
+            errors.len(),
+            lines.join("\n")
+        )
+    })
+}

@@ -1,0 +1,121 @@
+//! Engines: anything that answers "may this robot fetch this path?" for a robots.txt body.
+//!
+//! The reference (under one profile) is an engine; so is every adapter process. `run`, `report`,
+//! `fuzz` and `survey` all drive engines through this one trait, batch by batch: one body, many
+//! queries.
+
+use robotstxt_reference::{Profile, Robots, Verdict};
+use serde::{Deserialize, Serialize};
+
+/// One question about a body.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Query {
+    pub agent: String,
+    /// The local URL: a path starting with `/`, with an optional `?query`.
+    pub path: String,
+}
+
+/// What an engine says about itself: the adapter protocol's handshake.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Handshake {
+    pub name: String,
+    pub parser: String,
+    pub version: String,
+    pub language: String,
+    pub homepage: String,
+    /// `norobots-1994`, `rfc9309` or `other`: what the parser claims to implement.
+    pub profile: String,
+}
+
+impl Handshake {
+    /// The claimed profile, when it is one the reference implements.
+    pub fn claimed_profile(&self) -> Option<Profile> {
+        self.profile.parse().ok()
+    }
+}
+
+/// An engine's answer to one batch of queries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reply {
+    /// One verdict per query, in query order.
+    Verdicts(Vec<Verdict>),
+    /// The parser itself refused the body.
+    Rejected(String),
+}
+
+/// Why an engine gave no answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fault {
+    /// The process died or closed its output.
+    Crash,
+    /// No answer within the time limit.
+    Timeout,
+    /// An answer that is not valid protocol.
+    ProtocolError,
+    /// The engine could not be started, or failed too often and was given up on.
+    Unavailable,
+}
+
+/// A [`Fault`] and what is known about it (the adapter's stderr tail, the bad line, ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub fault: Fault,
+    pub detail: String,
+}
+
+/// Something that answers queries about robots.txt bodies.
+pub trait Engine {
+    fn handshake(&self) -> &Handshake;
+
+    /// Answers every query about `robots`. `id` names the batch in the engine's logs.
+    fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure>;
+}
+
+/// The reference implementation under one profile.
+#[derive(Debug, Clone)]
+pub struct ReferenceEngine {
+    profile: Profile,
+    handshake: Handshake,
+}
+
+impl ReferenceEngine {
+    pub fn new(profile: Profile) -> ReferenceEngine {
+        ReferenceEngine {
+            profile,
+            handshake: Handshake {
+                name: "reference".to_owned(),
+                parser: "robotstxt-reference".to_owned(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                language: "Rust".to_owned(),
+                homepage: "reference/README.md".to_owned(),
+                profile: profile.name().to_owned(),
+            },
+        }
+    }
+
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+}
+
+impl Engine for ReferenceEngine {
+    fn handshake(&self) -> &Handshake {
+        &self.handshake
+    }
+
+    fn check(&mut self, _id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        let parsed = Robots::parse(self.profile, robots);
+        let verdicts = queries
+            .iter()
+            .map(|q| {
+                if parsed.is_allowed(&q.agent, &q.path) {
+                    Verdict::Allowed
+                } else {
+                    Verdict::Disallowed
+                }
+            })
+            .collect();
+        Ok(Reply::Verdicts(verdicts))
+    }
+}

@@ -1,0 +1,40 @@
+//! `robotstxt-test`: a conformance suite and differential harness for robots.txt parsers.
+//!
+//! The suite is data: YAML case files under `cases/`. This crate loads them ([`cases`]), runs
+//! them against engines ([`engine`], [`run`]) — the reference implementation under a profile, or
+//! a real parser behind an adapter process — and shows what it found ([`render`]).
+//!
+//! # The case format
+//!
+//! Case files are YAML files anywhere under `cases/`. Each file is a mapping with one key,
+//! `cases`, holding a list of cases. A case has a `name` (kebab-case, unique within its file), a
+//! `spec` (the clause of the text the case checks: a short quote or a section name; required), an
+//! optional `note`, exactly one of `robots` (the body as a YAML string: double-quoted escapes such
+//! as `\r`, `\n`, `\t`, `\x0c` or `\ufeff` give exact characters, stored as UTF-8) or
+//! `robots_base64` (any bytes, standard base64), and a non-empty list of `checks`.
+//!
+//! A check is `{agent, path, expect}`. `agent` is the robot's name as the robot gives it (a bare
+//! name, a name with a version, or a browser-style string). `path` is the local URL: it starts with
+//! `/` and may carry a `?query`. `expect` is `allowed` or `disallowed` when every profile agrees,
+//! or a map from profile name (`norobots-1994`, `rfc9309`) to `allowed`, `disallowed` or
+//! `unspecified`. An `unspecified` check marks a point the profile's text leaves open: it is run
+//! but never scored.
+//!
+//! A case's id is the file's path under `cases/` without `.yaml`, a `/`, and its name
+//! (`line-endings/cr-only`); a check's id adds `#` and its index (`line-endings/cr-only#0`).
+//!
+//! A check is scored under the profile being run (the reference's, or the one an adapter claims)
+//! when its `expect` names that profile, otherwise under `norobots-1994`, and not at all when it
+//! names neither.
+//!
+//! Anything else is an error naming the file, the line and the field: an unknown field, a
+//! duplicate id, a missing `spec`, `robots` and `robots_base64` both or neither, bad base64, an
+//! unknown profile, a path without its leading `/`, an empty `checks` list, or any other value.
+//!
+//! `cargo test` runs every case against the reference under every profile, one test per case id.
+
+pub mod cases;
+pub mod engine;
+pub mod output;
+pub mod render;
+pub mod run;

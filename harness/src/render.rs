@@ -1,0 +1,184 @@
+//! Showing cases and results to people: bodies with their bytes made visible, failure blocks,
+//! and decision-table diffs.
+
+use std::fmt::Write as _;
+
+use robotstxt_reference::{Profile, Robots};
+use similar::{ChangeTag, TextDiff};
+
+use crate::cases::Case;
+use crate::run::{CheckResult, Outcome};
+
+/// Lines shown before a long body is cut short.
+const MAX_LINES: usize = 40;
+/// Characters shown of one line before it is cut short.
+const MAX_LINE_CHARS: usize = 160;
+
+/// The body with line numbers and every invisible byte made visible: `␍` CR, `␊` LF, `␉` TAB,
+/// `␀` NUL and the other control pictures, `<BOM>` for U+FEFF, `\xFF` for bytes that are not
+/// UTF-8. Line numbers follow the texts' terminators (CR, CR LF, LF), as the reference counts.
+pub fn visible_body(body: &[u8]) -> String {
+    if body.is_empty() {
+        return "      (empty file, 0 bytes)\n".to_owned();
+    }
+    let mut out = String::new();
+    let mut rest = body;
+    let mut number = 0;
+    while !rest.is_empty() {
+        number += 1;
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\r' || b == b'\n')
+            .unwrap_or(rest.len());
+        let terminator = match &rest[end..] {
+            [b'\r', b'\n', ..] => "␍␊",
+            [b'\r', ..] => "␍",
+            [b'\n', ..] => "␊",
+            _ => "",
+        };
+        if number <= MAX_LINES {
+            let _ = write!(
+                out,
+                "  {number:>4} │ {}{terminator}",
+                visible_text(&rest[..end])
+            );
+            if terminator.is_empty() {
+                out.push_str("  (no line ending)");
+            }
+            out.push('\n');
+        }
+        let consumed = end + terminator.chars().count();
+        rest = &rest[consumed.min(rest.len())..];
+    }
+    if number > MAX_LINES {
+        let _ = writeln!(out, "       … {} more lines", number - MAX_LINES);
+    }
+    out
+}
+
+/// One line's text with invisible characters shown, cut at [`MAX_LINE_CHARS`].
+fn visible_text(line: &[u8]) -> String {
+    let mut out = String::new();
+    let mut shown = 0;
+    for chunk in line.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if shown == MAX_LINE_CHARS {
+                let _ = write!(out, "…(line is {} bytes)", line.len());
+                return out;
+            }
+            shown += 1;
+            match c {
+                '\u{feff}' => out.push_str("<BOM>"),
+                '\t' => out.push('␉'),
+                '\u{7f}' => out.push('␡'),
+                c if (c as u32) < 0x20 => {
+                    out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?'))
+                }
+                c => out.push(c),
+            }
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02X}");
+            shown += 1;
+        }
+    }
+    out
+}
+
+/// A full account of one check that did not pass: the case, its body, the query, expected
+/// against actual, and the reference's explanation under the profile that scored it.
+pub fn failure_block(case: &Case, result: &CheckResult) -> String {
+    let check = &case.checks[result.check];
+    let profile = result.scored_under.unwrap_or(Profile::Norobots1994);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}#{} — {} (scored under {})",
+        case.id, result.check, result.outcome, profile
+    );
+    let _ = writeln!(out, "  spec: {}", case.spec);
+    if let Some(note) = &case.note {
+        let _ = writeln!(out, "  note: {}", note.trim());
+    }
+    let _ = writeln!(out, "  robots.txt ({} bytes):", case.robots.len());
+    out.push_str(&visible_body(&case.robots));
+    let _ = writeln!(
+        out,
+        "  query: agent `{}`, path `{}`",
+        check.agent, check.path
+    );
+    let expected = result
+        .expected
+        .map_or("(none)".to_owned(), |e| e.to_string());
+    let actual = result
+        .actual
+        .map_or_else(|| result.outcome.to_string(), |v| v.as_str().to_owned());
+    let _ = writeln!(out, "  expected: {expected}\n  actual:   {actual}");
+    if let Some(detail) = &result.detail {
+        let _ = writeln!(out, "  detail: {}", indent_tail(detail));
+    }
+    let decision = Robots::parse(profile, &case.robots).decide(&check.agent, &check.path);
+    let _ = writeln!(
+        out,
+        "  reference: {} — {}",
+        decision.verdict, decision.explanation
+    );
+    out
+}
+
+fn indent_tail(text: &str) -> String {
+    text.trim_end().replace('\n', "\n          ")
+}
+
+/// The case's decision table as the expectations give it and as the engine answered, diffed line
+/// by line; `color` adds ANSI colours.
+pub fn decision_diff(case: &Case, results: &[&CheckResult], color: bool) -> String {
+    let row = |r: &CheckResult, answer: String| {
+        let c = &case.checks[r.check];
+        format!("#{} {} {} → {answer}\n", r.check, c.agent, c.path)
+    };
+    let expected: String = results
+        .iter()
+        .map(|r| row(r, r.expected.map_or("(none)".into(), |e| e.to_string())))
+        .collect();
+    let actual: String = results
+        .iter()
+        .map(|r| {
+            let answer = match (r.actual, r.outcome) {
+                (_, Outcome::Unspecified) => r.expected.map_or("(none)".into(), |e| e.to_string()),
+                (Some(v), _) => v.to_string(),
+                (None, outcome) => outcome.to_string(),
+            };
+            row(r, answer)
+        })
+        .collect();
+    let mut out = String::from("  decision table (- expected, + actual):\n");
+    for change in TextDiff::from_lines(&expected, &actual).iter_all_changes() {
+        let (sign, start) = match change.tag() {
+            ChangeTag::Delete => ("-", "\x1b[31m"),
+            ChangeTag::Insert => ("+", "\x1b[32m"),
+            ChangeTag::Equal => (" ", ""),
+        };
+        let (start, end) = if color && !start.is_empty() {
+            (start, "\x1b[0m")
+        } else {
+            ("", "")
+        };
+        let _ = write!(out, "    {start}{sign} {}{end}", change.value());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_invisible_byte_shows() {
+        let shown = visible_body(b"\xEF\xBB\xBFa\tb\0\r\r\nc\xFF\nd");
+        assert_eq!(
+            shown,
+            "     1 │ <BOM>a␉b␀␍\n     2 │ ␍␊\n     3 │ c\\xFF␊\n     4 │ d  (no line ending)\n"
+        );
+    }
+}
