@@ -13,6 +13,8 @@ use robotstxt_reference::{Profile, Verdict};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
+use crate::located::LocatedError;
+
 /// One case: a robots.txt body and the checks asked of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Case {
@@ -83,30 +85,7 @@ impl Expect {
 }
 
 /// A problem in a case file, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseError {
-    pub file: PathBuf,
-    /// 1-based line and column, when known.
-    pub line: Option<usize>,
-    pub column: Option<usize>,
-    /// What is wrong, starting with the field's path (`cases[3].checks[0].path: ...`).
-    pub message: String,
-}
-
-impl fmt::Display for CaseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-            if let Some(column) = self.column {
-                write!(f, ":{column}")?;
-            }
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-impl std::error::Error for CaseError {}
+pub type CaseError = LocatedError;
 
 /// Loads every `*.yaml` file below each of `roots` (sorted, so ids come out in a stable order).
 /// All files are read; every error found is returned, not only the first.
@@ -230,30 +209,11 @@ fn group_of(root: &Path, file: &Path) -> String {
 }
 
 fn error_at(file: &Path, line: Option<usize>, message: String) -> CaseError {
-    CaseError {
-        file: file.to_owned(),
-        line,
-        column: None,
-        message,
-    }
+    LocatedError::new(file, line, message)
 }
 
 fn yaml_error(file: &Path, error: &serde_yaml::Error) -> CaseError {
-    let location = error.location();
-    let mut message = error.to_string();
-    // serde_yaml appends " at line L column C"; the location is shown in front instead.
-    if let Some(l) = &location {
-        let suffix = format!(" at line {} column {}", l.line(), l.column());
-        if let Some(stripped) = message.strip_suffix(&suffix) {
-            message = stripped.to_owned();
-        }
-    }
-    CaseError {
-        file: file.to_owned(),
-        line: location.as_ref().map(|l| l.line()),
-        column: location.as_ref().map(|l| l.column()),
-        message,
-    }
+    LocatedError::from_yaml(file, error)
 }
 
 /// The line of the `nth` (0-based) `name: <name>` entry in `text`: names are kebab-case, so a

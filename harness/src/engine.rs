@@ -69,7 +69,13 @@ pub trait Engine {
     fn handshake(&self) -> &Handshake;
 
     /// Answers every query about `robots`. `id` names the batch in the engine's logs.
+    /// A `Reply::Verdicts` holds exactly one verdict per query.
     fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure>;
+
+    /// Why the engine cannot answer at all (it could not start, or broke down), if so.
+    fn unavailable(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// The reference implementation under one profile.

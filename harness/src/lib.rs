@@ -33,8 +33,10 @@
 //!
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 
+pub mod adapter;
 pub mod cases;
 pub mod engine;
+pub mod located;
 pub mod output;
 pub mod render;
 pub mod run;

@@ -1,7 +1,9 @@
 //! Subcommands of the `robotstxt-test` binary.
 
+mod adapters;
 mod check;
 mod run;
+mod select;
 
 use std::process::ExitCode;
 
@@ -17,6 +19,8 @@ pub enum Exit {
     Failures = 1,
     /// A usage or input error: bad arguments, a bad case file, an unreadable file.
     Input = 2,
+    /// An adapter was unavailable or broke down.
+    Unavailable = 3,
 }
 
 impl From<Exit> for ExitCode {
@@ -27,7 +31,8 @@ impl From<Exit> for ExitCode {
 
 /// Conformance suite and differential harness for robots.txt parsers.
 ///
-/// Exit codes: 0 every scored check as expected; 1 failures; 2 usage or input error.
+/// Exit codes: 0 every scored check as expected; 1 failures (or regressions); 2 usage or input
+/// error; 3 an adapter unavailable or broken.
 #[derive(Debug, Parser)]
 #[command(name = "robotstxt-test", version, about, long_about = None)]
 pub struct Cli {
@@ -39,12 +44,14 @@ pub struct Cli {
 enum Command {
     Check(check::Args),
     Run(run::Args),
+    Adapters(adapters::Args),
 }
 
 pub fn execute(cli: Cli) -> Result<Exit, String> {
     match cli.command {
         Command::Check(args) => check::execute(args),
         Command::Run(args) => run::execute(args),
+        Command::Adapters(args) => adapters::execute(args),
     }
 }
 

@@ -9,6 +9,7 @@ use robotstxt_test::engine::{Engine, ReferenceEngine};
 use robotstxt_test::output::{human, RunDocument};
 use robotstxt_test::run::{run_cases, Outcome, Scoring};
 
+use super::select::AdapterArgs;
 use super::{parse_profile, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -19,7 +20,8 @@ pub enum Format {
 
 /// Run the case corpus and score every check.
 ///
-/// Without `--adapter`, runs the reference under `--profile` (default norobots-1994).
+/// Without `--adapter`, runs the reference under `--profile` (default norobots-1994). With
+/// adapters, scores each under the profile it claims unless `--profile` forces one.
 /// With `--format json`, prints one JSON document per engine (an array when there are several).
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -31,12 +33,18 @@ pub struct Args {
     /// Score under this profile instead of the one each engine claims.
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
     profile: Option<Profile>,
+    #[command(flatten)]
+    select: AdapterArgs,
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
     let cases = load_cases(&args.cases)?;
-    let profile = args.profile.unwrap_or(Profile::Norobots1994);
-    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(ReferenceEngine::new(profile))];
+    let mut engines: Vec<Box<dyn Engine>> = if args.select.any() {
+        args.select.open(true)?
+    } else {
+        let profile = args.profile.unwrap_or(Profile::Norobots1994);
+        vec![Box::new(ReferenceEngine::new(profile))]
+    };
     let scoring = |engine: &dyn Engine| match args.profile {
         Some(p) => Scoring::Forced(p),
         None => Scoring::Claimed(engine.handshake().claimed_profile()),
@@ -49,6 +57,10 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         let results = run_cases(&cases, engine.as_mut(), scoring, &mut |_, _| {});
         if results.iter().any(|r| r.outcome == Outcome::Fail) {
             exit = exit.max(Exit::Failures);
+        }
+        if let Some(why) = engine.unavailable() {
+            eprintln!("{}: unavailable or broken: {why}", engine.handshake().name);
+            exit = exit.max(Exit::Unavailable);
         }
         match args.format {
             Format::Human => print!("{}", human(engine.handshake(), &cases, &results, color)),

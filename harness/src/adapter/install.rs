@@ -1,0 +1,168 @@
+//! Whether an adapter can run here, and installing what it needs into its cache under `target/`.
+//!
+//! System programs (`requires`, `probe`) are only checked, never installed: the manifest's
+//! `install_hint` says what a person runs. Setup steps (venvs, npm prefixes, cargo builds) are
+//! run here, idempotently: a step whose marker in the cache matches is not run again.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use super::manifest::{Adapter, SetupStep};
+
+/// Whether an adapter can be started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Availability {
+    Ready,
+    /// Its setup steps have not all run yet; `install` will do it.
+    NeedsSetup,
+    /// A system program or package is missing; the reason says what to install.
+    Unavailable(String),
+}
+
+/// Checks `requires`, `probe` and the setup markers, in that order.
+pub fn availability(adapter: &Adapter) -> Availability {
+    let hint = adapter
+        .manifest
+        .install_hint
+        .as_deref()
+        .map_or(String::new(), |h| format!("; install it with: {h}"));
+    for program in &adapter.manifest.requires {
+        if find_program(program).is_none() {
+            return Availability::Unavailable(format!("`{program}` is not on PATH{hint}"));
+        }
+    }
+    if let Some(probe) = &adapter.manifest.probe {
+        let ok = probe.split_first().is_some_and(|(program, args)| {
+            Command::new(program)
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        });
+        if !ok {
+            return Availability::Unavailable(format!(
+                "the probe `{}` failed{hint}",
+                probe.join(" ")
+            ));
+        }
+    }
+    if adapter.manifest.setup.iter().all(|s| step_done(adapter, s)) {
+        Availability::Ready
+    } else {
+        Availability::NeedsSetup
+    }
+}
+
+/// Runs every setup step not yet done (all of them with `force`), reporting each by `log`.
+pub fn install(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Result<(), String> {
+    if let Availability::Unavailable(reason) = availability(adapter) {
+        return Err(reason);
+    }
+    std::fs::create_dir_all(&adapter.cache)
+        .map_err(|e| format!("{}: {e}", adapter.cache.display()))?;
+    for step in &adapter.manifest.setup {
+        if !force && step_done(adapter, step) {
+            continue;
+        }
+        log(&format!("{}: {}", adapter.name(), describe(step)));
+        match step {
+            SetupStep::PythonVenv { packages } => {
+                let venv = adapter.cache.join("venv");
+                run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
+                if !packages.is_empty() {
+                    run(Command::new(venv.join("bin/pip"))
+                        .args(["install", "--disable-pip-version-check", "--no-input", "-q"])
+                        .args(packages))?;
+                }
+            }
+            SetupStep::Npm { packages } => {
+                run(Command::new("npm")
+                    .arg("install")
+                    .arg("--prefix")
+                    .arg(adapter.cache.join("node"))
+                    .args(["--no-audit", "--no-fund", "--loglevel=error"])
+                    .args(packages))?;
+            }
+            SetupStep::CargoBuild { package } => {
+                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+                run(Command::new(cargo)
+                    .current_dir(&adapter.workspace)
+                    .args(["build", "--release", "--quiet", "-p", package])
+                    .env("CARGO_TARGET_DIR", &adapter.target))?;
+            }
+        }
+        if let Some((marker, content)) = marker(adapter, step) {
+            std::fs::write(&marker, content).map_err(|e| format!("{}: {e}", marker.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// A one-line description of a step, for progress output.
+pub fn describe(step: &SetupStep) -> String {
+    match step {
+        SetupStep::PythonVenv { packages } => format!("python venv with {}", packages.join(" ")),
+        SetupStep::Npm { packages } => format!("npm install {}", packages.join(" ")),
+        SetupStep::CargoBuild { package } => format!("cargo build --release -p {package}"),
+    }
+}
+
+fn step_done(adapter: &Adapter, step: &SetupStep) -> bool {
+    match (step, marker(adapter, step)) {
+        (SetupStep::CargoBuild { package }, _) => {
+            adapter.target.join("release").join(package).is_file()
+        }
+        (_, Some((marker, content))) => {
+            std::fs::read_to_string(marker).is_ok_and(|found| found == content)
+        }
+        (_, None) => true,
+    }
+}
+
+/// The marker file a finished step leaves, and what it holds: the exact packages installed.
+fn marker(adapter: &Adapter, step: &SetupStep) -> Option<(PathBuf, String)> {
+    match step {
+        SetupStep::PythonVenv { packages } => Some((
+            adapter.cache.join("venv/.robotstxt-test-installed"),
+            packages.join("\n"),
+        )),
+        SetupStep::Npm { packages } => Some((
+            adapter.cache.join("node/.robotstxt-test-installed"),
+            packages.join("\n"),
+        )),
+        SetupStep::CargoBuild { .. } => None,
+    }
+}
+
+/// Runs a command to completion; on failure, the error holds the tail of what it printed.
+fn run(command: &mut Command) -> Result<(), String> {
+    let shown = format!("{command:?}");
+    let output = command
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot start {shown}: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    let tail: Vec<&str> = text.lines().rev().take(15).collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    Err(format!(
+        "{shown} failed ({}):\n{}",
+        output.status,
+        tail.join("\n")
+    ))
+}
+
+/// The program's path, looked up on `PATH` the way a shell would.
+pub fn find_program(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Path::new(program).is_file().then(|| PathBuf::from(program));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+}

@@ -1,0 +1,115 @@
+//! Adapters: real parsers behind the JSON-lines protocol of `adapters/PROTOCOL.md`.
+//!
+//! [`manifest`] reads `adapter.yaml`; [`install`] checks what a machine has and fills the
+//! adapter's cache; [`process`] drives the running process as an [`Engine`]. The harness knows
+//! nothing of any one parser: everything parser-specific is in the adapter's folder.
+
+pub mod install;
+pub mod manifest;
+pub mod process;
+
+use std::path::Path;
+
+pub use install::{availability, Availability};
+pub use manifest::{discover, Adapter, Manifest};
+pub use process::{AdapterProcess, Limits};
+
+use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
+
+/// Starts an adapter, installing its setup steps first when they are missing. When it cannot
+/// run, the result is an engine that answers every batch as unavailable, with the reason, so that
+/// a run reports its checks as skipped rather than failing.
+pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Engine> {
+    let unavailable = |reason: String| -> Box<dyn Engine> {
+        Box::new(Unavailable::new(handshake_of(&adapter.manifest), reason))
+    };
+    match availability(adapter) {
+        Availability::Unavailable(reason) => return unavailable(reason),
+        Availability::NeedsSetup => {
+            if let Err(reason) = install::install(adapter, false, log) {
+                return unavailable(format!("install failed: {reason}"));
+            }
+        }
+        Availability::Ready => {}
+    }
+    match AdapterProcess::start(adapter.argv(), limits) {
+        Ok(process) => Box::new(process),
+        Err(failure) => unavailable(format!("{}: {}", failure.fault.as_str(), failure.detail)),
+    }
+}
+
+/// Starts an adapter that is only a command (`--adapter-cmd "python3 my_adapter.py"`).
+pub fn open_command(argv: Vec<String>, limits: Limits) -> Box<dyn Engine> {
+    let shown = argv.join(" ");
+    match AdapterProcess::start(argv, limits) {
+        Ok(process) => Box::new(process),
+        Err(failure) => Box::new(Unavailable::new(
+            Handshake {
+                name: shown,
+                parser: "unknown".to_owned(),
+                version: "unknown".to_owned(),
+                language: "unknown".to_owned(),
+                homepage: String::new(),
+                profile: "other".to_owned(),
+            },
+            format!("{}: {}", failure.fault.as_str(), failure.detail),
+        )),
+    }
+}
+
+/// What the manifest says, standing in for a handshake the adapter could not give.
+pub fn handshake_of(manifest: &Manifest) -> Handshake {
+    Handshake {
+        name: manifest.name.clone(),
+        parser: manifest.parser.clone(),
+        version: manifest.package.version.clone(),
+        language: manifest.language.clone(),
+        homepage: manifest.homepage.clone(),
+        profile: manifest.profile.clone(),
+    }
+}
+
+/// Loads an adapter by folder: `adapters_dir/name`.
+pub fn load(adapters_dir: &Path, name: &str, workspace: &Path) -> Result<Adapter, String> {
+    let dir = adapters_dir.join(name);
+    if !dir.join("adapter.yaml").is_file() {
+        let known: Vec<String> = discover(adapters_dir, workspace)
+            .map(|all| all.into_iter().map(|a| a.manifest.name).collect())
+            .unwrap_or_default();
+        return Err(format!(
+            "no adapter `{name}` in {} (known: {})",
+            adapters_dir.display(),
+            known.join(", ")
+        ));
+    }
+    Adapter::load(&dir, workspace).map_err(|e| e.to_string())
+}
+
+/// An engine that could not be started: every batch is answered as unavailable.
+pub struct Unavailable {
+    handshake: Handshake,
+    pub reason: String,
+}
+
+impl Unavailable {
+    pub fn new(handshake: Handshake, reason: String) -> Unavailable {
+        Unavailable { handshake, reason }
+    }
+}
+
+impl Engine for Unavailable {
+    fn handshake(&self) -> &Handshake {
+        &self.handshake
+    }
+
+    fn check(&mut self, _: &str, _: &[u8], _: &[Query]) -> Result<Reply, Failure> {
+        Err(Failure {
+            fault: Fault::Unavailable,
+            detail: format!("adapter unavailable: {}", self.reason),
+        })
+    }
+
+    fn unavailable(&self) -> Option<&str> {
+        Some(&self.reason)
+    }
+}

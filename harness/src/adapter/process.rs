@@ -1,0 +1,419 @@
+//! One persistent adapter process, driven through the JSON-lines protocol of
+//! `adapters/PROTOCOL.md`, behind the [`Engine`] trait.
+//!
+//! Nothing the adapter does can hang the harness or exhaust its memory: every read has a
+//! deadline (a reader thread feeds a bounded channel), every write happens on a writer thread,
+//! lines are capped in length, stderr keeps only its tail, and a faulty process is killed with its
+//! whole process group and reaped, then started again for the next batch. After several faults in
+//! a row the adapter is given up on ("broken") and answers every later batch as unavailable.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use robotstxt_reference::Verdict;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
+
+/// The protocol version this harness speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+/// Longest line accepted from an adapter.
+pub const MAX_LINE: usize = 64 << 20;
+/// How much of an adapter's stderr is kept.
+const STDERR_TAIL: usize = 16 << 10;
+
+/// Limits for one adapter process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// How long one check may take.
+    pub timeout: Duration,
+    /// How long the process may take to start and answer the handshake.
+    pub start_timeout: Duration,
+    /// Faults in a row after which the adapter is marked broken.
+    pub max_consecutive_faults: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            timeout: Duration::from_secs(5),
+            start_timeout: Duration::from_secs(30),
+            max_consecutive_faults: 3,
+        }
+    }
+}
+
+/// A running (or restartable) adapter.
+pub struct AdapterProcess {
+    argv: Vec<String>,
+    limits: Limits,
+    handshake: Handshake,
+    live: Option<Live>,
+    consecutive_faults: usize,
+    broken: Option<String>,
+}
+
+/// The process and the threads that talk to it.
+struct Live {
+    child: Child,
+    requests: mpsc::Sender<Vec<u8>>,
+    lines: Receiver<ReadEvent>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+}
+
+enum ReadEvent {
+    Line(Vec<u8>),
+    TooLong,
+    Closed,
+}
+
+#[derive(Serialize)]
+struct CheckRequest<'a> {
+    r#type: &'static str,
+    id: &'a str,
+    robots_b64: String,
+    queries: Vec<WireQuery<'a>>,
+}
+
+#[derive(Serialize)]
+struct WireQuery<'a> {
+    agent: &'a str,
+    path: &'a str,
+    url: String,
+}
+
+impl AdapterProcess {
+    /// Starts `argv` and performs the handshake. An error here means the adapter is unavailable.
+    pub fn start(argv: Vec<String>, limits: Limits) -> Result<AdapterProcess, Failure> {
+        let (live, handshake) = Live::start(&argv, limits.start_timeout)?;
+        Ok(AdapterProcess {
+            argv,
+            limits,
+            handshake,
+            live: Some(live),
+            consecutive_faults: 0,
+            broken: None,
+        })
+    }
+
+    fn exchange(&mut self, id: &str, request: &[u8], queries: usize) -> Result<Reply, Failure> {
+        if self.live.is_none() {
+            let (live, _) = Live::start(&self.argv, self.limits.start_timeout)?;
+            self.live = Some(live);
+        }
+        let live = self.live.as_mut().expect("started above");
+        let line = live.ask(request, self.limits.timeout)?;
+        parse_reply(&line, id, queries).map_err(|detail| live.failure(Fault::ProtocolError, detail))
+    }
+}
+
+impl Engine for AdapterProcess {
+    fn handshake(&self) -> &Handshake {
+        &self.handshake
+    }
+
+    fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        if let Some(reason) = &self.broken {
+            return Err(Failure {
+                fault: Fault::Unavailable,
+                detail: format!("adapter broken: {reason}"),
+            });
+        }
+        let request = CheckRequest {
+            r#type: "check",
+            id,
+            robots_b64: base64::engine::general_purpose::STANDARD.encode(robots),
+            queries: queries
+                .iter()
+                .map(|q| WireQuery {
+                    agent: &q.agent,
+                    path: &q.path,
+                    url: format!("http://example.com{}", q.path),
+                })
+                .collect(),
+        };
+        let request = serde_json::to_vec(&request).expect("plain data serializes");
+        match self.exchange(id, &request, queries.len()) {
+            Ok(reply) => {
+                self.consecutive_faults = 0;
+                Ok(reply)
+            }
+            Err(failure) => {
+                if let Some(live) = self.live.take() {
+                    live.kill();
+                }
+                self.consecutive_faults += 1;
+                if self.consecutive_faults >= self.limits.max_consecutive_faults {
+                    self.broken = Some(format!(
+                        "{} faults in a row, the last: {} ({})",
+                        self.consecutive_faults,
+                        failure.fault.as_str(),
+                        first_line(&failure.detail)
+                    ));
+                }
+                Err(failure)
+            }
+        }
+    }
+
+    fn unavailable(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+}
+
+impl Drop for AdapterProcess {
+    fn drop(&mut self) {
+        if let Some(mut live) = self.live.take() {
+            let _ = live.requests.send(br#"{"type":"stop"}"#.to_vec());
+            let deadline = Instant::now() + Duration::from_millis(500);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = live.child.try_wait() {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(5));
+            }
+            live.kill();
+        }
+    }
+}
+
+impl Live {
+    fn start(argv: &[String], timeout: Duration) -> Result<(Live, Handshake), Failure> {
+        let (program, args) = argv.split_first().ok_or_else(|| Failure {
+            fault: Fault::Unavailable,
+            detail: "the run command is empty".to_owned(),
+        })?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own process group, so that a kill also reaches anything it started.
+            .process_group(0)
+            .spawn()
+            .map_err(|e| Failure {
+                fault: Fault::Unavailable,
+                detail: format!("cannot start `{}`: {e}", argv.join(" ")),
+            })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let stderr_pipe = child.stderr.take().expect("piped");
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let (line_tx, lines) = mpsc::sync_channel(4);
+        thread::spawn(move || read_lines(stdout, line_tx));
+        let tail = Arc::clone(&stderr);
+        thread::spawn(move || keep_tail(stderr_pipe, tail));
+        let (requests, request_rx) = mpsc::channel();
+        thread::spawn(move || write_lines(stdin, request_rx));
+        let mut live = Live {
+            child,
+            requests,
+            lines,
+            stderr,
+        };
+        let hello = format!(r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#);
+        let answer = match live.ask(hello.as_bytes(), timeout) {
+            Ok(answer) => answer,
+            Err(failure) => {
+                live.kill();
+                return Err(failure);
+            }
+        };
+        match serde_json::from_slice::<Handshake>(&answer) {
+            Ok(handshake) => Ok((live, handshake)),
+            Err(e) => {
+                let failure = live.failure(
+                    Fault::ProtocolError,
+                    format!(
+                        "bad handshake ({e}): {}",
+                        String::from_utf8_lossy(&answer[..answer.len().min(300)])
+                    ),
+                );
+                live.kill();
+                Err(failure)
+            }
+        }
+    }
+
+    /// Sends one line and waits for one line back.
+    fn ask(&mut self, request: &[u8], timeout: Duration) -> Result<Vec<u8>, Failure> {
+        if self.requests.send(request.to_vec()).is_err() {
+            return Err(self.failure(Fault::Crash, "its standard input is closed".to_owned()));
+        }
+        match self.lines.recv_timeout(timeout) {
+            Ok(ReadEvent::Line(line)) => Ok(line),
+            Ok(ReadEvent::TooLong) => Err(self.failure(
+                Fault::ProtocolError,
+                format!("a line longer than {MAX_LINE} bytes"),
+            )),
+            Ok(ReadEvent::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                let status = self.exit_status(Duration::from_millis(500));
+                Err(self.failure(Fault::Crash, format!("it closed its output ({status})")))
+            }
+            Err(RecvTimeoutError::Timeout) => Err(self.failure(
+                Fault::Timeout,
+                format!("no answer within {:.1} s", timeout.as_secs_f64()),
+            )),
+        }
+    }
+
+    fn exit_status(&mut self, wait: Duration) -> String {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return status.to_string(),
+                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
+                _ => return "still running".to_owned(),
+            }
+        }
+    }
+
+    /// A failure whose detail ends with the tail of the adapter's stderr.
+    fn failure(&self, fault: Fault, what: String) -> Failure {
+        // Give the stderr thread a moment to collect what the process printed last.
+        thread::sleep(Duration::from_millis(20));
+        let tail = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
+        let tail = String::from_utf8_lossy(&tail.into_iter().collect::<Vec<u8>>()).into_owned();
+        let detail = if tail.trim().is_empty() {
+            what
+        } else {
+            format!("{what}\nstderr (tail):\n{}", tail.trim_end())
+        };
+        Failure { fault, detail }
+    }
+
+    /// Kills the whole process group and reaps the child: no zombie is left behind.
+    fn kill(mut self) {
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals the process group; no memory is touched.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Fault {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fault::Crash => "crash",
+            Fault::Timeout => "timeout",
+            Fault::ProtocolError => "protocol-error",
+            Fault::Unavailable => "unavailable",
+        }
+    }
+}
+
+/// Reads stdout line by line into `lines`, never holding more than [`MAX_LINE`] bytes.
+fn read_lines(stdout: impl Read, lines: SyncSender<ReadEvent>) {
+    let mut reader = BufReader::with_capacity(64 << 10, stdout);
+    let mut line = Vec::new();
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok([]) | Err(_) => {
+                let _ = lines.send(ReadEvent::Closed);
+                return;
+            }
+            Ok(buffer) => buffer,
+        };
+        let (taken, complete) = match memchr_newline(buffer) {
+            Some(end) => (end + 1, true),
+            None => (buffer.len(), false),
+        };
+        line.extend_from_slice(&buffer[..taken - usize::from(complete)]);
+        reader.consume(taken);
+        if line.len() > MAX_LINE {
+            let _ = lines.send(ReadEvent::TooLong);
+            return;
+        }
+        if complete {
+            let done = std::mem::take(&mut line);
+            if lines.send(ReadEvent::Line(done)).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// Keeps the last [`STDERR_TAIL`] bytes of stderr.
+fn keep_tail(mut stderr: impl Read, tail: Arc<Mutex<VecDeque<u8>>>) {
+    let mut chunk = [0u8; 8192];
+    while let Ok(n @ 1..) = stderr.read(&mut chunk) {
+        if let Ok(mut tail) = tail.lock() {
+            tail.extend(&chunk[..n]);
+            let excess = tail.len().saturating_sub(STDERR_TAIL);
+            tail.drain(..excess);
+        }
+    }
+}
+
+/// Writes each request as one line; ends when the channel or the pipe closes.
+fn write_lines(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>) {
+    for mut request in requests {
+        request.push(b'\n');
+        if stdin
+            .write_all(&request)
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Checks one answer line against the protocol.
+fn parse_reply(line: &[u8], id: &str, queries: usize) -> Result<Reply, String> {
+    let shown = || String::from_utf8_lossy(&line[..line.len().min(300)]).into_owned();
+    let value: Value =
+        serde_json::from_slice(line).map_err(|e| format!("not JSON ({e}): {}", shown()))?;
+    let object = value
+        .as_object()
+        .ok_or_else(|| format!("not a JSON object: {}", shown()))?;
+    if object.get("id").and_then(Value::as_str) != Some(id) {
+        return Err(format!("expected id {id:?}, got: {}", shown()));
+    }
+    if let Some(message) = object.get("error") {
+        let message = message
+            .as_str()
+            .map_or_else(|| message.to_string(), str::to_owned);
+        return Ok(Reply::Rejected(message));
+    }
+    let results = object
+        .get("results")
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("neither `results` nor `error`: {}", shown()))?;
+    if results.len() != queries {
+        return Err(format!(
+            "{} results for {queries} queries: {}",
+            results.len(),
+            shown()
+        ));
+    }
+    results
+        .iter()
+        .map(|r| match r.as_str() {
+            Some("allowed") => Ok(Verdict::Allowed),
+            Some("disallowed") => Ok(Verdict::Disallowed),
+            _ => Err(format!("result {r} is not \"allowed\" or \"disallowed\"")),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Reply::Verdicts)
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
+}
