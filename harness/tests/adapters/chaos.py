@@ -1,0 +1,57 @@
+"""A misbehaving adapter for the harness's own tests: one mode per fault.
+
+Usage: chaos.py MODE. It speaks the protocol correctly (answering "allowed" to every query)
+until a check's robots.txt body contains the word FAULT; then it commits the fault of its mode.
+"""
+import base64
+import json
+import os
+import sys
+import time
+
+MODE = sys.argv[1]
+
+if MODE == "slow-start":
+    time.sleep(1.5)
+
+
+def answer(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    request = json.loads(line)
+    if request["type"] == "hello":
+        answer({"name": "chaos-" + MODE, "parser": "chaos", "version": "1", "language": "Python",
+                "homepage": "", "profile": "norobots-1994"})
+        continue
+    if request["type"] == "stop":
+        break
+    body = base64.b64decode(request["robots_b64"])
+    queries = request["queries"]
+    if b"FAULT" in body:
+        sys.stderr.write("chaos: committing fault %s\n" % MODE)
+        sys.stderr.flush()
+        if MODE == "hang":
+            time.sleep(3600)
+        elif MODE == "crash":
+            sys.stdout.write('{"id": "%s", "resu' % request["id"])
+            sys.stdout.flush()
+            os._exit(3)
+        elif MODE == "garbage":
+            answer("this is not an answer")
+            continue
+        elif MODE == "wrong-count":
+            answer({"id": request["id"], "results": ["allowed"] * (len(queries) + 1)})
+            continue
+        elif MODE == "flood":
+            chunk = "x" * (1 << 20)
+            while True:
+                sys.stdout.write(chunk)
+        elif MODE == "exit0":
+            sys.exit(0)
+        elif MODE == "reject":
+            answer({"id": request["id"], "error": "ValueError: refused"})
+            continue
+    answer({"id": request["id"], "results": ["allowed"] * len(queries)})
