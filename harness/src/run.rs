@@ -116,11 +116,27 @@ pub fn run_case(
     engine: &mut dyn Engine,
     scoring: Scoring,
 ) -> Vec<CheckResult> {
-    let reply = match engine.check(&case.id, &case.robots, &queries_of(case)) {
-        Ok(Reply::Verdicts(v)) if v.len() != case.checks.len() => Err(Failure {
-            fault: Fault::ProtocolError,
-            detail: format!("{} results for {} queries", v.len(), case.checks.len()),
-        }),
+    let reply = engine.check(&case.id, &case.robots, &queries_of(case));
+    score(case_index, case, &reply, scoring)
+}
+
+/// Scores an engine's answer to a case's queries. Separate from asking, so that one answer can
+/// be scored under several profiles.
+pub fn score(
+    case_index: usize,
+    case: &Case,
+    reply: &Result<Reply, Failure>,
+    scoring: Scoring,
+) -> Vec<CheckResult> {
+    let miscounted;
+    let reply = match reply {
+        Ok(Reply::Verdicts(v)) if v.len() != case.checks.len() => {
+            miscounted = Err(Failure {
+                fault: Fault::ProtocolError,
+                detail: format!("{} results for {} queries", v.len(), case.checks.len()),
+            });
+            &miscounted
+        }
         other => other,
     };
     case.checks
@@ -128,7 +144,7 @@ pub fn run_case(
         .enumerate()
         .map(|(check_index, check)| {
             let scored = check.expect.scored_under(scoring.preferred());
-            let (outcome, actual, detail) = match &reply {
+            let (outcome, actual, detail) = match reply {
                 Ok(Reply::Verdicts(verdicts)) => {
                     let actual = verdicts[check_index];
                     let outcome = match scored {
