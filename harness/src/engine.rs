@@ -64,8 +64,9 @@ pub struct Failure {
     pub detail: String,
 }
 
-/// Something that answers queries about robots.txt bodies.
-pub trait Engine {
+/// Something that answers queries about robots.txt bodies. `Send`, so that several engines can
+/// be driven side by side.
+pub trait Engine: Send {
     fn handshake(&self) -> &Handshake;
 
     /// Answers every query about `robots`. `id` names the batch in the engine's logs.

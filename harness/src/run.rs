@@ -193,6 +193,35 @@ pub fn run_cases(
     results
 }
 
+/// Runs every case against each engine, each engine on its own thread. Adapters spend their time
+/// in their own processes, so they overlap well even on few cores. Results come back in engine
+/// order; `progress` is called with (engine index, cases done, total).
+pub fn run_engines(
+    cases: &[Case],
+    engines: &mut [Box<dyn Engine>],
+    scoring: &(dyn Fn(&dyn Engine) -> Scoring + Sync),
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Vec<Vec<CheckResult>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = engines
+            .iter_mut()
+            .enumerate()
+            .map(|(index, engine)| {
+                scope.spawn(move || {
+                    let scoring = scoring(engine.as_ref());
+                    run_cases(cases, engine.as_mut(), scoring, &mut |done, total| {
+                        progress(index, done, total)
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an engine thread panicked"))
+            .collect()
+    })
+}
+
 /// Counts per outcome, in the shape of the JSON summary.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {

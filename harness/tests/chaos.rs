@@ -11,7 +11,11 @@ use robotstxt_test::run::{run_cases, CheckResult, Outcome, Scoring};
 
 fn chaos(mode: &str, limits: Limits) -> AdapterProcess {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/chaos.py");
-    let argv = vec!["python3".into(), script.to_string_lossy().into_owned(), mode.into()];
+    let argv = vec![
+        "python3".into(),
+        script.to_string_lossy().into_owned(),
+        mode.into(),
+    ];
     AdapterProcess::start(argv, limits).expect("the chaos adapter starts")
 }
 
@@ -57,7 +61,14 @@ fn assert_fault_isolated(mode: &str, fault: Outcome) -> Vec<CheckResult> {
     let results = run(mode, &["User-agent: *\n", "FAULT\n", "User-agent: *\n"]);
     assert_eq!(
         outcomes(&results),
-        [Outcome::Pass, Outcome::Pass, fault, fault, Outcome::Pass, Outcome::Pass],
+        [
+            Outcome::Pass,
+            Outcome::Pass,
+            fault,
+            fault,
+            Outcome::Pass,
+            Outcome::Pass
+        ],
         "{mode}: {results:#?}"
     );
     results
@@ -67,8 +78,15 @@ fn assert_fault_isolated(mode: &str, fault: Outcome) -> Vec<CheckResult> {
 fn hang_is_a_timeout() {
     let started = Instant::now();
     let results = assert_fault_isolated("hang", Outcome::Timeout);
-    assert!(results[2].detail.as_deref().unwrap().contains("no answer within 1.5 s"));
-    assert!(started.elapsed() < Duration::from_secs(20), "the hang held the run up");
+    assert!(results[2]
+        .detail
+        .as_deref()
+        .unwrap()
+        .contains("no answer within 1.5 s"));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "the hang held the run up"
+    );
 }
 
 #[test]
@@ -82,13 +100,21 @@ fn crash_mid_batch_is_a_crash_with_stderr() {
 #[test]
 fn garbage_is_a_protocol_error() {
     let results = assert_fault_isolated("garbage", Outcome::ProtocolError);
-    assert!(results[2].detail.as_deref().unwrap().contains("not a JSON object"));
+    assert!(results[2]
+        .detail
+        .as_deref()
+        .unwrap()
+        .contains("not a JSON object"));
 }
 
 #[test]
 fn wrong_number_of_results_is_a_protocol_error() {
     let results = assert_fault_isolated("wrong-count", Outcome::ProtocolError);
-    assert!(results[2].detail.as_deref().unwrap().contains("3 results for 2 queries"));
+    assert!(results[2]
+        .detail
+        .as_deref()
+        .unwrap()
+        .contains("3 results for 2 queries"));
 }
 
 #[test]
@@ -97,14 +123,24 @@ fn flood_is_bounded_and_a_fault() {
     // timeout fires first; either way memory stays bounded and the run goes on.
     let results = run("flood", &["User-agent: *\n", "FAULT\n", "User-agent: *\n"]);
     assert_eq!(results[0].outcome, Outcome::Pass);
-    assert!(matches!(results[2].outcome, Outcome::ProtocolError | Outcome::Timeout), "{results:#?}");
+    assert!(
+        matches!(
+            results[2].outcome,
+            Outcome::ProtocolError | Outcome::Timeout
+        ),
+        "{results:#?}"
+    );
     assert_eq!(results[4].outcome, Outcome::Pass);
 }
 
 #[test]
 fn early_exit_with_status_zero_is_a_crash() {
     let results = assert_fault_isolated("exit0", Outcome::Crash);
-    assert!(results[2].detail.as_deref().unwrap().contains("exit status: 0"));
+    assert!(results[2]
+        .detail
+        .as_deref()
+        .unwrap()
+        .contains("exit status: 0"));
 }
 
 #[test]
@@ -121,7 +157,13 @@ fn slow_start_is_fine() {
 
 #[test]
 fn repeated_faults_mark_the_adapter_broken() {
-    let bodies = ["FAULT\n", "FAULT\n", "FAULT\n", "User-agent: *\n", "User-agent: *\n"];
+    let bodies = [
+        "FAULT\n",
+        "FAULT\n",
+        "FAULT\n",
+        "User-agent: *\n",
+        "User-agent: *\n",
+    ];
     let (_dir, cases) = corpus(&bodies);
     let mut engine = chaos("crash", limits());
     let results = run_cases(&cases, &mut engine, Scoring::Claimed(None), &mut |_, _| {});
@@ -129,7 +171,10 @@ fn repeated_faults_mark_the_adapter_broken() {
     assert_eq!(crashes, [Outcome::Crash; 6]);
     assert_eq!(&outcomes(&results)[6..], [Outcome::Skipped; 4]);
     let why = engine.unavailable().expect("marked broken");
-    assert!(why.starts_with("3 faults in a row, the last: crash"), "{why}");
+    assert!(
+        why.starts_with("3 faults in a row, the last: crash"),
+        "{why}"
+    );
     drop(engine);
     assert_no_zombies();
 }
@@ -139,7 +184,9 @@ fn a_command_that_does_not_exist_is_unavailable() {
     let failure = AdapterProcess::start(vec!["/nonexistent/adapter".into()], limits())
         .err()
         .expect("cannot start");
-    assert!(failure.detail.contains("cannot start `/nonexistent/adapter`"));
+    assert!(failure
+        .detail
+        .contains("cannot start `/nonexistent/adapter`"));
 }
 
 /// No child of this test process is left as a zombie. Tests run in parallel, so another test's
@@ -161,9 +208,13 @@ fn zombie_children() -> Vec<String> {
     let me = std::process::id().to_string();
     let mut zombies = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
         // pid (comm) state ppid ...: comm may hold spaces, so split after its closing paren.
-        let Some((_, rest)) = stat.rsplit_once(") ") else { continue };
+        let Some((_, rest)) = stat.rsplit_once(") ") else {
+            continue;
+        };
         let fields: Vec<&str> = rest.split(' ').collect();
         if fields.get(1) == Some(&me.as_str()) && fields[0] == "Z" {
             zombies.push(stat);

@@ -3,11 +3,12 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
+use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
 use robotstxt_test::cases::{load_corpus, Case};
 use robotstxt_test::engine::{Engine, ReferenceEngine};
 use robotstxt_test::output::{human, RunDocument};
-use robotstxt_test::run::{run_cases, Outcome, Scoring};
+use robotstxt_test::run::{run_engines, Outcome, Scoring};
 
 use super::select::AdapterArgs;
 use super::{parse_profile, Exit};
@@ -45,16 +46,18 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         let profile = args.profile.unwrap_or(Profile::Norobots1994);
         vec![Box::new(ReferenceEngine::new(profile))]
     };
-    let scoring = |engine: &dyn Engine| match args.profile {
+    let forced = args.profile;
+    let scoring = move |engine: &dyn Engine| match forced {
         Some(p) => Scoring::Forced(p),
         None => Scoring::Claimed(engine.handshake().claimed_profile()),
     };
     let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let bar = progress_bar(cases.len() * engines.len());
+    let all_results = run_engines(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1));
+    bar.finish_and_clear();
     let mut documents = Vec::new();
     let mut exit = Exit::Ok;
-    for engine in &mut engines {
-        let scoring = scoring(engine.as_ref());
-        let results = run_cases(&cases, engine.as_mut(), scoring, &mut |_, _| {});
+    for (engine, results) in engines.iter().zip(&all_results) {
         if results.iter().any(|r| r.outcome == Outcome::Fail) {
             exit = exit.max(Exit::Failures);
         }
@@ -63,12 +66,12 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             exit = exit.max(Exit::Unavailable);
         }
         match args.format {
-            Format::Human => print!("{}", human(engine.handshake(), &cases, &results, color)),
+            Format::Human => print!("{}", human(engine.handshake(), &cases, results, color)),
             Format::Json => documents.push(RunDocument::new(
                 engine.handshake(),
                 args.profile,
                 &cases,
-                &results,
+                results,
             )),
         }
     }
@@ -98,4 +101,12 @@ pub fn load_cases(dirs: &[PathBuf]) -> Result<Vec<Case>, String> {
             lines.join("\n")
         )
     })
+}
+
+/// A progress bar over every (engine, case) pair, on stderr, hidden when stderr is not a terminal.
+fn progress_bar(total: usize) -> ProgressBar {
+    ProgressBar::new(total as u64).with_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} case runs {elapsed}")
+            .expect("valid template"),
+    )
 }
