@@ -1,0 +1,91 @@
+//! Benchmark 2: the whole case corpus against every available adapter, and one adapter started
+//! once per case (the way suites without a persistent protocol work) against the same adapter
+//! kept running, for the ratio.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use robotstxt_test::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
+use robotstxt_test::cases::Case;
+use robotstxt_test::engine::Engine;
+use robotstxt_test::run::{queries_of, run_engines, Scoring};
+
+pub struct AllAdapters {
+    pub adapters: Vec<String>,
+    pub unavailable: Vec<(String, String)>,
+    pub checks: usize,
+    /// Starting every adapter process, handshakes included.
+    pub start: Duration,
+    /// Running the corpus through all of them, side by side.
+    pub run: Duration,
+}
+
+pub struct PerCase {
+    pub adapter: String,
+    pub cases: usize,
+    pub persistent: Duration,
+    pub per_case: Duration,
+}
+
+/// Every adapter this machine can run, installed.
+pub fn available(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, String> {
+    let all = adapter::discover(adapters_dir, workspace).map_err(|e| e.to_string())?;
+    Ok(all
+        .into_iter()
+        .filter(|a| !matches!(adapter::availability(a), Availability::Unavailable(_)))
+        .collect())
+}
+
+pub fn all_adapters(cases: &[Case], adapters: &[Adapter]) -> AllAdapters {
+    let started = Instant::now();
+    let mut engines: Vec<Box<dyn Engine>> = adapters
+        .iter()
+        .map(|a| adapter::open(a, Limits::default(), &mut |line| eprintln!("{line}")))
+        .collect();
+    let start = started.elapsed();
+    let unavailable = engines
+        .iter()
+        .filter_map(|e| {
+            e.unavailable()
+                .map(|why| (e.handshake().name.clone(), why.to_owned()))
+        })
+        .collect();
+    let started = Instant::now();
+    let scoring = |e: &dyn Engine| Scoring::Claimed(e.handshake().claimed_profile());
+    let results = run_engines(cases, &mut engines, &scoring, &|_, _, _| {});
+    let run = started.elapsed();
+    AllAdapters {
+        adapters: adapters.iter().map(|a| a.name().to_owned()).collect(),
+        unavailable,
+        checks: results.iter().map(Vec::len).sum(),
+        start,
+        run,
+    }
+}
+
+/// The corpus through one adapter: kept running, then started afresh for every case.
+pub fn per_case(cases: &[Case], adapter: &Adapter) -> Result<PerCase, String> {
+    let fail = |e: robotstxt_test::engine::Failure| format!("{}: {}", adapter.name(), e.detail);
+    let started = Instant::now();
+    let mut process = AdapterProcess::start(adapter.argv(), Limits::default()).map_err(fail)?;
+    for case in cases {
+        process
+            .check(&case.id, &case.robots, &queries_of(case))
+            .map_err(fail)?;
+    }
+    drop(process);
+    let persistent = started.elapsed();
+    let started = Instant::now();
+    for case in cases {
+        let mut process = AdapterProcess::start(adapter.argv(), Limits::default()).map_err(fail)?;
+        process
+            .check(&case.id, &case.robots, &queries_of(case))
+            .map_err(fail)?;
+    }
+    Ok(PerCase {
+        adapter: adapter.name().to_owned(),
+        cases: cases.len(),
+        persistent,
+        per_case: started.elapsed(),
+    })
+}

@@ -1,0 +1,118 @@
+//! Benchmark 1: parse and decide one query per file over a corpus, in process: the reference
+//! under each profile beside the Rust parser crates that also serve as adapters.
+//!
+//! Every parser gets the same bytes and the same question (`Googlebot`, `/search/about`). The
+//! robotstxt crate takes `&str`, so its figure includes the lossy UTF-8 conversion its users
+//! have to do; it also panics on some real files, which are caught and counted.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use robotstxt_reference::{Profile, Robots};
+
+const AGENT: &str = "Googlebot";
+const PATH: &str = "/search/about";
+const URL: &str = "http://example.com/search/about";
+
+/// One parser's figure.
+pub struct Figure {
+    pub parser: String,
+    pub seconds: f64,
+    pub megabytes_per_second: f64,
+    /// Files the parser refused or panicked on.
+    pub failures: usize,
+    pub failure_kind: &'static str,
+}
+
+/// Runs every parser over `files`, `rounds` times each, keeping the fastest round.
+pub fn run(files: &[Vec<u8>], rounds: usize) -> Vec<Figure> {
+    let bytes: usize = files.iter().map(Vec::len).sum();
+    let mut figures = Vec::new();
+    for &profile in Profile::ALL {
+        let (time, _) = best_of(rounds, || {
+            files
+                .iter()
+                .filter(|f| !Robots::parse(profile, f).is_allowed(AGENT, PATH))
+                .count()
+        });
+        figures.push(figure(
+            format!("robotstxt-reference ({profile})"),
+            time,
+            bytes,
+            0,
+            "",
+        ));
+    }
+    let (time, refused) = best_of(rounds, || {
+        files
+            .iter()
+            .filter(|f| match texting_robots::Robot::new(AGENT, f) {
+                Ok(robot) => {
+                    std::hint::black_box(robot.allowed(URL));
+                    false
+                }
+                Err(_) => true,
+            })
+            .count()
+    });
+    figures.push(figure(
+        "texting_robots 0.2.2".into(),
+        time,
+        bytes,
+        refused,
+        "refused",
+    ));
+    let previous_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let (time, panicked) = best_of(rounds, || {
+        files
+            .iter()
+            .filter(|f| {
+                let text = String::from_utf8_lossy(f);
+                catch_unwind(AssertUnwindSafe(|| {
+                    let mut matcher = robotstxt::DefaultMatcher::default();
+                    std::hint::black_box(matcher.one_agent_allowed_by_robots(&text, AGENT, URL));
+                }))
+                .is_err()
+            })
+            .count()
+    });
+    std::panic::set_hook(previous_hook);
+    figures.push(figure(
+        "robotstxt 0.3.0".into(),
+        time,
+        bytes,
+        panicked,
+        "panicked",
+    ));
+    figures
+}
+
+fn figure(
+    parser: String,
+    time: Duration,
+    bytes: usize,
+    failures: usize,
+    kind: &'static str,
+) -> Figure {
+    let seconds = time.as_secs_f64();
+    Figure {
+        parser,
+        seconds,
+        megabytes_per_second: bytes as f64 / 1e6 / seconds,
+        failures,
+        failure_kind: kind,
+    }
+}
+
+/// The fastest of `rounds` runs of `work`, and what the last run returned.
+fn best_of<T>(rounds: usize, mut work: impl FnMut() -> T) -> (Duration, T) {
+    let mut best = Duration::MAX;
+    let mut result = None;
+    for _ in 0..rounds.max(1) {
+        let started = Instant::now();
+        result = Some(std::hint::black_box(work()));
+        best = best.min(started.elapsed());
+    }
+    (best, result.expect("at least one round"))
+}
