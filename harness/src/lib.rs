@@ -34,9 +34,15 @@
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 
 pub mod adapter;
+pub mod atomic;
 pub mod cases;
 pub mod engine;
+pub mod expectations;
+pub mod junit;
 pub mod located;
+pub mod markup;
 pub mod output;
 pub mod render;
+pub mod report;
 pub mod run;
+pub mod summary;

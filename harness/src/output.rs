@@ -5,8 +5,21 @@ use serde::Serialize;
 
 use crate::cases::Case;
 use crate::engine::Handshake;
+use crate::expectations::gate::{Judged, Status, Tally};
+use crate::expectations::Expectations;
 use crate::render::{decision_diff, failure_block};
 use crate::run::{CheckResult, Outcome, Summary};
+
+/// One engine's run as every output format sees it: who answered, the results, and the
+/// expectation file it was judged against, if any.
+#[derive(Debug, Clone, Copy)]
+pub struct EngineRun<'a> {
+    pub handshake: &'a Handshake,
+    pub results: &'a [CheckResult],
+    /// Why the engine could not run (or broke down), if so.
+    pub unavailable: Option<&'a str>,
+    pub gate: Option<(&'a Expectations, &'a Judged)>,
+}
 
 /// One engine's run, as `run --format json` prints it.
 #[derive(Debug, Clone, Serialize)]
@@ -17,7 +30,47 @@ pub struct RunDocument {
     pub profile: String,
     pub handshake: Handshake,
     pub summary: Summary,
+    /// With `--expectations`: the file, the counts, and which checks broke the gate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate: Option<GateDocument>,
     pub results: Vec<ResultRow>,
+}
+
+/// A run judged against an expectation file.
+#[derive(Debug, Clone, Serialize)]
+pub struct GateDocument {
+    pub file: String,
+    #[serde(flatten)]
+    pub tally: Tally,
+    /// Check ids: unlisted non-passes, and listed checks with another outcome.
+    pub regression_ids: Vec<String>,
+    /// Check ids: listed, but now passing or no longer scored.
+    pub unexpected_pass_ids: Vec<String>,
+}
+
+impl GateDocument {
+    pub fn new(
+        expectations: &Expectations,
+        judged: &Judged,
+        cases: &[Case],
+        results: &[CheckResult],
+    ) -> GateDocument {
+        let ids = |wanted: fn(&Status) -> bool| -> Vec<String> {
+            judged
+                .statuses
+                .iter()
+                .zip(results)
+                .filter(|(s, _)| wanted(s))
+                .map(|(_, r)| format!("{}#{}", cases[r.case].id, r.check))
+                .collect()
+        };
+        GateDocument {
+            file: expectations.file.display().to_string(),
+            tally: judged.tally(),
+            regression_ids: ids(|s| matches!(s, Status::Regression(_))),
+            unexpected_pass_ids: ids(|s| matches!(s, Status::UnexpectedPass(_))),
+        }
+    }
 }
 
 /// One check's result.
@@ -51,6 +104,7 @@ impl RunDocument {
             profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
             handshake: handshake.clone(),
             summary: Summary::of(results),
+            gate: None,
             results: results
                 .iter()
                 .map(|r| {
@@ -118,6 +172,73 @@ pub fn human(
         s.failed,
         s.unspecified,
         s.errored
+    ));
+    out
+}
+
+/// The human report of a run judged against an expectation file: a block for every regression
+/// (the checks listed and still failing as listed are not shown again), a line for every
+/// unexpected pass, then the summary line and the gate's counts.
+pub fn human_gated(
+    run: EngineRun<'_>,
+    expectations: &Expectations,
+    judged: &Judged,
+    cases: &[Case],
+    strict: bool,
+) -> String {
+    let mut out = String::new();
+    for (result, status) in run.results.iter().zip(&judged.statuses) {
+        let case = &cases[result.case];
+        match *status {
+            Status::Regression(listed) => {
+                out.push_str("REGRESSION ");
+                if let Some(entry) = listed {
+                    let entry = &expectations.entries[entry];
+                    out.push_str(&format!(
+                        "(listed as {}: {}) ",
+                        entry.outcome,
+                        entry.reason.trim()
+                    ));
+                }
+                out.push_str(&failure_block(case, result));
+                out.push('\n');
+            }
+            Status::UnexpectedPass(entry) => {
+                let entry = &expectations.entries[entry];
+                out.push_str(&format!(
+                    "UNEXPECTED PASS {}#{}: listed as {} ({}), now {}\n",
+                    case.id,
+                    result.check,
+                    entry.outcome,
+                    entry.reason.trim(),
+                    result.outcome
+                ));
+            }
+            Status::Pass | Status::NotScored | Status::AsListed(_) => {}
+        }
+    }
+    let s = Summary::of(run.results);
+    let t = judged.tally();
+    let verdict = if judged.fails(strict) {
+        "FAILS the gate"
+    } else {
+        "as expected"
+    };
+    out.push_str(&format!(
+        "{} {} ({}): {} passed, {} failed, {} unspecified, {} errored\n  \
+         against {}: {} non-passes as listed, {} regressions, {} unexpected passes{}: {verdict}\n",
+        run.handshake.name,
+        run.handshake.version,
+        run.handshake.profile,
+        s.passed,
+        s.failed,
+        s.unspecified,
+        s.errored,
+        expectations.file.display(),
+        t.as_listed,
+        t.regressions,
+        t.unexpected_passes,
+        if strict { " (strict)" } else { "" },
     ));
     out
 }

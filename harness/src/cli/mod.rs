@@ -2,6 +2,8 @@
 
 mod adapters;
 mod check;
+mod gate;
+mod report;
 mod run;
 mod select;
 
@@ -44,6 +46,7 @@ pub struct Cli {
 enum Command {
     Check(check::Args),
     Run(run::Args),
+    Report(report::Args),
     Adapters(adapters::Args),
 }
 
@@ -51,6 +54,7 @@ pub fn execute(cli: Cli) -> Result<Exit, String> {
     match cli.command {
         Command::Check(args) => check::execute(args),
         Command::Run(args) => run::execute(args),
+        Command::Report(args) => report::execute(args),
         Command::Adapters(args) => adapters::execute(args),
     }
 }

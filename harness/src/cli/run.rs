@@ -7,9 +7,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
 use robotstxt_test::cases::{load_corpus, Case};
 use robotstxt_test::engine::{Engine, ReferenceEngine};
-use robotstxt_test::output::{human, RunDocument};
+use robotstxt_test::expectations::gate::{judge, Judged};
+use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::run::{run_engines, Outcome, Scoring};
+use robotstxt_test::{junit, summary};
 
+use super::gate::{self, GateArgs};
 use super::select::AdapterArgs;
 use super::{parse_profile, Exit};
 
@@ -17,6 +20,10 @@ use super::{parse_profile, Exit};
 pub enum Format {
     Human,
     Json,
+    /// JUnit XML: one testcase per check, named by its id.
+    Junit,
+    /// A short summary for a CI job summary.
+    Markdown,
 }
 
 /// Run the case corpus and score every check.
@@ -24,6 +31,12 @@ pub enum Format {
 /// Without `--adapter`, runs the reference under `--profile` (default norobots-1994). With
 /// adapters, scores each under the profile it claims unless `--profile` forces one.
 /// With `--format json`, prints one JSON document per engine (an array when there are several).
+///
+/// With `--expectations FILE` (or `--expectations-from-adapters`), the run is a regression gate:
+/// it passes when every check comes out as the file lists (see adapters/README.md).
+///
+/// Exit codes: 0 every scored check as expected; 1 failures (with expectations: regressions, or
+/// under --strict unexpected passes); 2 usage or input error; 3 an adapter unavailable or broken.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A folder of case files; repeat to run several. Default: `cases`.
@@ -36,54 +49,123 @@ pub struct Args {
     profile: Option<Profile>,
     #[command(flatten)]
     select: AdapterArgs,
+    #[command(flatten)]
+    gate: GateArgs,
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
     let cases = load_cases(&args.cases)?;
-    let mut engines: Vec<Box<dyn Engine>> = if args.select.any() {
-        args.select.open(true)?
+    let opened = if args.select.any() {
+        // A gate must not pass because an adapter quietly went missing: with expectations, `all`
+        // keeps the adapters this machine cannot run, and they fail the run as unavailable.
+        args.select.open_with_dirs(!args.gate.active())?
+    } else if args.gate.active() {
+        return Err(
+            "expectations are for adapters: add --adapter NAME, --adapter all or --adapter-cmd CMD"
+                .to_owned(),
+        );
     } else {
         let profile = args.profile.unwrap_or(Profile::Norobots1994);
-        vec![Box::new(ReferenceEngine::new(profile))]
+        vec![(
+            Box::new(ReferenceEngine::new(profile)) as Box<dyn Engine>,
+            None,
+        )]
     };
+    let mut plans = args.gate.plan(&opened, &cases)?;
+    let mut engines: Vec<Box<dyn Engine>> = opened.into_iter().map(|(e, _)| e).collect();
     let forced = args.profile;
     let scoring = move |engine: &dyn Engine| match forced {
         Some(p) => Scoring::Forced(p),
         None => Scoring::Claimed(engine.handshake().claimed_profile()),
     };
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let bar = progress_bar(cases.len() * engines.len());
     let all_results = run_engines(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1));
     bar.finish_and_clear();
-    let mut documents = Vec::new();
+
     let mut exit = Exit::Ok;
-    for (engine, results) in engines.iter().zip(&all_results) {
-        if results.iter().any(|r| r.outcome == Outcome::Fail) {
+    for ((engine, results), plan) in engines.iter().zip(&all_results).zip(&mut plans) {
+        let name = &engine.handshake().name;
+        if let Some(why) = engine.unavailable() {
+            eprintln!("{name}: unavailable or broken: {why}");
+            exit = exit.max(Exit::Unavailable);
+            if let Some(target) = &plan.update {
+                eprintln!("{name}: {} left as it was", target.display());
+            }
+        } else if let Some(target) = &plan.update {
+            let next = gate::update(target, plan.judge.as_ref(), name, &cases, results)?;
+            plan.judge = Some(next);
+        }
+    }
+    let judged: Vec<Option<Judged>> = plans
+        .iter()
+        .zip(&all_results)
+        .map(|(plan, results)| plan.judge.as_ref().map(|e| judge(e, &cases, results)))
+        .collect();
+    let runs: Vec<EngineRun<'_>> = engines
+        .iter()
+        .zip(&all_results)
+        .zip(plans.iter().zip(&judged))
+        .map(|((engine, results), (plan, judged))| EngineRun {
+            handshake: engine.handshake(),
+            results,
+            unavailable: engine.unavailable(),
+            gate: plan.judge.as_ref().zip(judged.as_ref()),
+        })
+        .collect();
+    for run in &runs {
+        let failed = match run.gate {
+            Some((_, judged)) => judged.fails(args.gate.strict),
+            None => run.results.iter().any(|r| {
+                !matches!(
+                    r.outcome,
+                    Outcome::Pass | Outcome::Unspecified | Outcome::Skipped
+                )
+            }),
+        };
+        if failed {
             exit = exit.max(Exit::Failures);
         }
-        if let Some(why) = engine.unavailable() {
-            eprintln!("{}: unavailable or broken: {why}", engine.handshake().name);
-            exit = exit.max(Exit::Unavailable);
-        }
-        match args.format {
-            Format::Human => print!("{}", human(engine.handshake(), &cases, results, color)),
-            Format::Json => documents.push(RunDocument::new(
-                engine.handshake(),
-                args.profile,
-                &cases,
-                results,
-            )),
-        }
     }
-    if args.format == Format::Json {
-        let json = if documents.len() == 1 {
-            serde_json::to_string_pretty(&documents[0])
-        } else {
-            serde_json::to_string_pretty(&documents)
-        };
-        println!("{}", json.map_err(|e| e.to_string())?);
-    }
+    print!("{}", render(&args, &runs, &cases)?);
     Ok(exit)
+}
+
+/// The run in the format asked for.
+fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String, String> {
+    let strict = args.gate.strict;
+    Ok(match args.format {
+        Format::Human => {
+            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            runs.iter()
+                .map(|run| match run.gate {
+                    Some((expectations, judged)) => {
+                        human_gated(*run, expectations, judged, cases, strict)
+                    }
+                    None => human(run.handshake, cases, run.results, color),
+                })
+                .collect()
+        }
+        Format::Json => {
+            let documents: Vec<RunDocument> = runs
+                .iter()
+                .map(|run| {
+                    let mut doc = RunDocument::new(run.handshake, args.profile, cases, run.results);
+                    doc.gate = run
+                        .gate
+                        .map(|(e, judged)| GateDocument::new(e, judged, cases, run.results));
+                    doc
+                })
+                .collect();
+            let json = if documents.len() == 1 {
+                serde_json::to_string_pretty(&documents[0])
+            } else {
+                serde_json::to_string_pretty(&documents)
+            };
+            json.map_err(|e| e.to_string())? + "\n"
+        }
+        Format::Junit => junit::document(runs, cases, strict),
+        Format::Markdown => summary::markdown(runs, cases, strict),
+    })
 }
 
 /// Loads the corpus from `dirs` (default `cases`), printing every error found.

@@ -8,6 +8,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::adapter::{self, Adapter, Limits};
 use robotstxt_test::engine::Engine;
 
+/// A started engine and its adapter folder, if it has one.
+pub type Opened = (Box<dyn Engine>, Option<PathBuf>);
+
 /// Which adapters to drive, and how.
 #[derive(Debug, Clone, clap::Args)]
 pub struct AdapterArgs {
@@ -84,6 +87,13 @@ impl AdapterArgs {
     /// Starts every chosen engine (installing what is missing), in command-line order. With
     /// `only_available`, `all` leaves out the adapters this machine cannot run.
     pub fn open(&self, only_available: bool) -> Result<Vec<Box<dyn Engine>>, String> {
+        let engines = self.open_with_dirs(only_available)?;
+        Ok(engines.into_iter().map(|(engine, _)| engine).collect())
+    }
+
+    /// As [`AdapterArgs::open`], with each engine's adapter folder (`None` for a bare
+    /// `--adapter-cmd` command), where its `expectations.yaml` lives.
+    pub fn open_with_dirs(&self, only_available: bool) -> Result<Vec<Opened>, String> {
         let limits = self.limits()?;
         let manifests = self.manifests(only_available)?;
         let bar = ProgressBar::new((manifests.len() + self.adapter_cmds.len()) as u64).with_style(
@@ -93,9 +103,8 @@ impl AdapterArgs {
         let mut engines = Vec::new();
         for adapter in &manifests {
             bar.set_message(adapter.name().to_owned());
-            engines.push(adapter::open(adapter, limits, &mut |line| {
-                bar.println(line)
-            }));
+            let engine = adapter::open(adapter, limits, &mut |line| bar.println(line));
+            engines.push((engine, Some(adapter.dir.clone())));
             bar.inc(1);
         }
         for cmd in &self.adapter_cmds {
@@ -105,7 +114,7 @@ impl AdapterArgs {
             let argv = shlex::split(cmd)
                 .filter(|argv| !argv.is_empty())
                 .ok_or_else(|| format!("--adapter-cmd {cmd:?}: cannot split into arguments"))?;
-            engines.push(adapter::open_command(argv, limits));
+            engines.push((adapter::open_command(argv, limits), None));
             bar.inc(1);
         }
         bar.finish_and_clear();

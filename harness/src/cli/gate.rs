@@ -1,0 +1,166 @@
+//! The expectation options of `run`: which file judges which adapter, loading and checking those
+//! files before anything runs, and rewriting them after (`--update-expectations`).
+//! The comparison itself is the library's `expectations::gate`.
+
+use std::path::{Path, PathBuf};
+
+use robotstxt_test::atomic::write_atomic;
+use robotstxt_test::cases::Case;
+use robotstxt_test::expectations::{gate, Expectations};
+use robotstxt_test::run::CheckResult;
+
+use super::select::Opened;
+
+/// The file name of an adapter's own expectations, in its folder.
+pub const ADAPTER_FILE: &str = "expectations.yaml";
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct GateArgs {
+    /// Judge the run against this expectation file (the checks expected not to pass): exit 0 when
+    /// every check comes out as listed, 1 on a regression. One adapter only.
+    #[arg(long, value_name = "FILE")]
+    pub expectations: Option<PathBuf>,
+    /// Judge each adapter against `expectations.yaml` in its own folder (a missing file lists
+    /// nothing: every non-pass is then a regression).
+    #[arg(long, conflicts_with = "expectations")]
+    pub expectations_from_adapters: bool,
+    /// Fail (exit 1) on an unexpected pass too: a listed check that now passes.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write the expectation file from this run instead of judging it, keeping the reasons and
+    /// issues of checks already listed. Without FILE: the --expectations file, or with
+    /// --expectations-from-adapters every adapter's own file.
+    #[arg(long, value_name = "FILE", num_args = 0..=1)]
+    pub update_expectations: Option<Option<PathBuf>>,
+}
+
+/// What happens to one engine's run.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// The file the run is judged against, loaded and checked before the run.
+    pub judge: Option<Expectations>,
+    /// The file to rewrite after the run.
+    pub update: Option<PathBuf>,
+}
+
+impl GateArgs {
+    pub fn active(&self) -> bool {
+        self.expectations.is_some()
+            || self.expectations_from_adapters
+            || self.update_expectations.is_some()
+    }
+
+    /// Loads and checks every file before anything runs, so a bad file costs no adapter time.
+    /// `engines` pairs each engine with its adapter folder.
+    pub fn plan(&self, engines: &[Opened], cases: &[Case]) -> Result<Vec<Plan>, String> {
+        if !self.active() {
+            return Ok(vec![Plan::default(); engines.len()]);
+        }
+        if !self.expectations_from_adapters && engines.len() != 1 {
+            return Err(format!(
+                "an expectation file is for one adapter, and {} are being run; \
+                 use --expectations-from-adapters to judge each against its own file",
+                engines.len()
+            ));
+        }
+        let update = self.update_expectations.as_ref();
+        let mut plans = Vec::new();
+        for (engine, dir) in engines {
+            let name = &engine.handshake().name;
+            let own = || {
+                dir.as_ref().map(|d| d.join(ADAPTER_FILE)).ok_or_else(|| {
+                    format!("--expectations-from-adapters: `{name}` has no adapter folder (give its adapter.yaml to --adapter-cmd, or use --expectations FILE)")
+                })
+            };
+            let judged = match (&self.expectations, self.expectations_from_adapters) {
+                (Some(file), _) => Some(file.clone()),
+                (None, true) => Some(own()?),
+                (None, false) => None,
+            };
+            let target = match update {
+                Some(Some(file)) => Some(file.clone()),
+                Some(None) => Some(judged.clone().ok_or(
+                    "--update-expectations needs a FILE, or --expectations FILE, or --expectations-from-adapters",
+                )?),
+                None => None,
+            };
+            let judge = match (&target, judged) {
+                // Updating: the old file only lends its reasons; stale entries are fine.
+                (Some(target), judged) => {
+                    let previous = [Some(target.clone()), judged]
+                        .into_iter()
+                        .flatten()
+                        .find(|f| f.is_file());
+                    previous
+                        .map(|f| Expectations::load(&f))
+                        .transpose()
+                        .map_err(|e| e.to_string())?
+                }
+                (None, Some(file)) => Some(load_checked(&file, name, cases, dir.is_some())?),
+                (None, None) => None,
+            };
+            plans.push(Plan {
+                judge,
+                update: target,
+            });
+        }
+        Ok(plans)
+    }
+}
+
+/// Loads a file to judge by and checks it against the adapter and the corpus. A missing file in
+/// an adapter's folder lists nothing.
+fn load_checked(
+    file: &Path,
+    adapter: &str,
+    cases: &[Case],
+    in_adapter_folder: bool,
+) -> Result<Expectations, String> {
+    if in_adapter_folder && !file.exists() {
+        eprintln!(
+            "note: {} does not exist: every non-pass of {adapter} counts as a regression",
+            file.display()
+        );
+        let mut empty = Expectations::empty(adapter);
+        empty.file = file.to_owned();
+        return Ok(empty);
+    }
+    let expectations = Expectations::load(file).map_err(|e| e.to_string())?;
+    expectations
+        .check_adapter(adapter)
+        .map_err(|e| e.to_string())?;
+    expectations.resolve(cases).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        format!(
+            "{} problem(s) in {}:\n{}",
+            errors.len(),
+            file.display(),
+            lines.join("\n")
+        )
+    })?;
+    Ok(expectations)
+}
+
+/// Rewrites `target` from a run, keeping what `previous` says about checks still listed.
+/// Returns the new file, which the run is then judged against (so it is as expected).
+pub fn update(
+    target: &Path,
+    previous: Option<&Expectations>,
+    adapter: &str,
+    cases: &[Case],
+    results: &[CheckResult],
+) -> Result<Expectations, String> {
+    let mut next = gate::updated(adapter, previous, cases, results);
+    next.file = target.to_owned();
+    write_atomic(target, next.to_yaml().as_bytes()).map_err(|e| e.to_string())?;
+    let (added, removed, changed) = match previous {
+        Some(previous) => gate::changes(previous, &next),
+        None => (next.entries.len(), 0, 0),
+    };
+    eprintln!(
+        "wrote {}: {} checks listed ({added} added, {removed} removed, {changed} with another outcome)",
+        target.display(),
+        next.entries.len()
+    );
+    Ok(next)
+}

@@ -1,0 +1,184 @@
+//! Comparing a run with an expectation file, and rewriting the file from a run.
+//!
+//! The rules, per check:
+//!
+//! | listed? | result | status |
+//! |---|---|---|
+//! | no | pass | [`Status::Pass`] |
+//! | no | unspecified, skipped | [`Status::NotScored`] (an unavailable adapter fails the run on its own) |
+//! | no | fail, error, crash, timeout, protocol-error | [`Status::Regression`] |
+//! | yes | the listed outcome | [`Status::AsListed`] |
+//! | yes | another non-pass | [`Status::Regression`] |
+//! | yes | pass or unspecified | [`Status::UnexpectedPass`] (fails the run under `--strict`) |
+
+use crate::cases::Case;
+use crate::run::{CheckResult, Outcome};
+
+use super::{CheckId, Entry, Expectations, Listed};
+
+/// How one check's result compares with the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Passed, and not listed.
+    Pass,
+    /// Not scored (unspecified, or skipped) and not listed.
+    NotScored,
+    /// Listed, with exactly this outcome: entry index.
+    AsListed(usize),
+    /// A non-pass that is not listed (`None`) or listed with another outcome (entry index).
+    Regression(Option<usize>),
+    /// Listed (entry index), but it now passes or is no longer scored.
+    UnexpectedPass(usize),
+}
+
+/// A run judged against a file: one status per result, in result order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    pub statuses: Vec<Status>,
+}
+
+/// Counts of a [`Judged`] run, in the shape of the JSON output.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Tally {
+    /// Listed non-passes that came out as listed.
+    pub as_listed: usize,
+    pub regressions: usize,
+    pub unexpected_passes: usize,
+}
+
+impl Judged {
+    pub fn tally(&self) -> Tally {
+        let mut tally = Tally::default();
+        for status in &self.statuses {
+            match status {
+                Status::AsListed(_) => tally.as_listed += 1,
+                Status::Regression(_) => tally.regressions += 1,
+                Status::UnexpectedPass(_) => tally.unexpected_passes += 1,
+                Status::Pass | Status::NotScored => {}
+            }
+        }
+        tally
+    }
+
+    /// Whether the run fails the gate: a regression, or (under `strict`) an unexpected pass.
+    pub fn fails(&self, strict: bool) -> bool {
+        let tally = self.tally();
+        tally.regressions > 0 || (strict && tally.unexpected_passes > 0)
+    }
+}
+
+/// Judges `results` (of a run over `cases`) against `expectations`. The file should have been
+/// [resolved](Expectations::resolve) against the same corpus.
+pub fn judge(expectations: &Expectations, cases: &[Case], results: &[CheckResult]) -> Judged {
+    let index: std::collections::HashMap<&CheckId, usize> = expectations
+        .entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (&e.check, i))
+        .collect();
+    let statuses = results
+        .iter()
+        .map(|r| {
+            let id = CheckId::new(&cases[r.case].id, r.check);
+            match (index.get(&id).copied(), Listed::of(r.outcome)) {
+                (None, None) if r.outcome == Outcome::Pass => Status::Pass,
+                (None, None) | (None, Some(Listed::Skipped)) => Status::NotScored,
+                (None, Some(_)) => Status::Regression(None),
+                (Some(entry), None) => Status::UnexpectedPass(entry),
+                (Some(entry), Some(listed)) if expectations.entries[entry].outcome == listed => {
+                    Status::AsListed(entry)
+                }
+                (Some(entry), Some(_)) => Status::Regression(Some(entry)),
+            }
+        })
+        .collect();
+    Judged { statuses }
+}
+
+/// The file a run calls for: every check that did not pass (or was skipped), in corpus order,
+/// keeping the reason and issue of checks `previous` already lists. Entries of `previous` whose
+/// check now passes, or no longer exists, are dropped.
+pub fn updated(
+    adapter: &str,
+    previous: Option<&Expectations>,
+    cases: &[Case],
+    results: &[CheckResult],
+) -> Expectations {
+    let mut file = Expectations::empty(adapter);
+    for r in results {
+        let Some(outcome) = Listed::of(r.outcome) else {
+            continue;
+        };
+        let case = &cases[r.case];
+        let check = CheckId::new(&case.id, r.check);
+        let kept = previous.and_then(|p| p.entry(&check));
+        file.entries.push(Entry {
+            reason: kept.map_or_else(|| reason_for(case, r), |e| e.reason.clone()),
+            issue: kept.and_then(|e| e.issue.clone()),
+            check,
+            outcome,
+            line: None,
+        });
+    }
+    file
+}
+
+/// What changed between two files, for the message after an update.
+pub fn changes(previous: &Expectations, next: &Expectations) -> (usize, usize, usize) {
+    let added = next
+        .entries
+        .iter()
+        .filter(|e| previous.entry(&e.check).is_none())
+        .count();
+    let removed = previous
+        .entries
+        .iter()
+        .filter(|e| next.entry(&e.check).is_none())
+        .count();
+    let changed = next
+        .entries
+        .iter()
+        .filter(|e| {
+            previous
+                .entry(&e.check)
+                .is_some_and(|p| p.outcome != e.outcome)
+        })
+        .count();
+    (added, removed, changed)
+}
+
+/// A first reason for a new entry, from what the run saw and the clause the case checks; people
+/// are expected to improve it (an update keeps what they write).
+fn reason_for(case: &Case, r: &CheckResult) -> String {
+    let detail = r
+        .detail
+        .as_deref()
+        .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
+        .map(|l| shorten(l, 120))
+        .unwrap_or_default();
+    match r.outcome {
+        Outcome::Fail => {
+            let actual = r.actual.map_or("nothing", |v| v.as_str());
+            let expected = r
+                .expected
+                .map_or_else(|| "nothing".to_owned(), |e| e.to_string());
+            let profile = r.scored_under.map_or("the profile", |p| p.name());
+            format!(
+                "answers {actual} where {profile} expects {expected} ({})",
+                shorten(case.spec.trim(), 100)
+            )
+        }
+        Outcome::Error => format!("the parser rejects the body: {detail}"),
+        Outcome::Crash => format!("the adapter crashes: {detail}"),
+        Outcome::Timeout => "no answer within the time limit".to_owned(),
+        Outcome::ProtocolError => format!("the adapter breaks the protocol: {detail}"),
+        _ => format!("not run: {detail}"),
+    }
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
+}

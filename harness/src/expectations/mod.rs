@@ -1,0 +1,399 @@
+//! Expectation files: the checks one adapter is known not to pass, so that a run can be a
+//! regression gate (`run --expectations FILE`) rather than a score.
+//!
+//! ```yaml
+//! adapter: python-urllib
+//! expectations:
+//!   - check: line-endings/cr-only#0     # case id, '#', check index from 0
+//!     outcome: fail                      # fail | error | crash | timeout | protocol-error | skipped
+//!     reason: "splits lines on NL only"
+//!     issue: https://example.org/...     # optional
+//! ```
+//!
+//! This module reads and writes the file ([`Expectations::parse`], [`Expectations::to_yaml`]) and
+//! checks it against the corpus ([`Expectations::resolve`]); [`gate`] compares a run with it and
+//! builds an updated file from a run. The format is documented for people in
+//! `adapters/README.md`; other commands (the fuzzer) read the same file to skip known
+//! disagreements, so its shape is kept stable.
+//!
+//! Every problem is a [`LocatedError`] naming the file, the line and the field. A check id that
+//! is not in the corpus is an error, not a warning: a gate that silently ignores an entry no
+//! longer checks what it says. `--update-expectations` drops such stale entries.
+
+pub mod gate;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::{Deserialize, Serialize, Serializer};
+
+use crate::cases::Case;
+use crate::located::LocatedError;
+use crate::run::Outcome;
+
+/// A check's id: `<case id>#<index>`, e.g. `line-endings/cr-only#0`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CheckId {
+    pub case: String,
+    pub index: usize,
+}
+
+impl CheckId {
+    pub fn new(case: &str, index: usize) -> CheckId {
+        CheckId {
+            case: case.to_owned(),
+            index,
+        }
+    }
+}
+
+impl fmt::Display for CheckId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}#{}", self.case, self.index)
+    }
+}
+
+impl std::str::FromStr for CheckId {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<CheckId, String> {
+        let bad = || {
+            format!(
+                "`{text}` is not a check id: a case id, `#`, and the check's index from 0 \
+                 (e.g. `line-endings/cr-only#0`)"
+            )
+        };
+        let (case, index) = text.rsplit_once('#').ok_or_else(bad)?;
+        let well_formed = !case.is_empty()
+            && !case.chars().any(|c| c.is_whitespace() || c == '#')
+            && !index.is_empty()
+            && index.bytes().all(|b| b.is_ascii_digit());
+        if !well_formed {
+            return Err(bad());
+        }
+        let index = index.parse().map_err(|_| bad())?;
+        Ok(CheckId::new(case, index))
+    }
+}
+
+/// The outcomes an entry may list: every outcome but `pass` and `unspecified`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Listed {
+    Fail,
+    Error,
+    Crash,
+    Timeout,
+    ProtocolError,
+    Skipped,
+}
+
+impl Listed {
+    pub const ALL: [Listed; 6] = [
+        Listed::Fail,
+        Listed::Error,
+        Listed::Crash,
+        Listed::Timeout,
+        Listed::ProtocolError,
+        Listed::Skipped,
+    ];
+
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Listed::Fail => Outcome::Fail,
+            Listed::Error => Outcome::Error,
+            Listed::Crash => Outcome::Crash,
+            Listed::Timeout => Outcome::Timeout,
+            Listed::ProtocolError => Outcome::ProtocolError,
+            Listed::Skipped => Outcome::Skipped,
+        }
+    }
+
+    /// The entry outcome for a run's outcome; `None` for `pass` and `unspecified`, which are
+    /// never listed.
+    pub fn of(outcome: Outcome) -> Option<Listed> {
+        Listed::ALL.into_iter().find(|l| l.outcome() == outcome)
+    }
+}
+
+impl fmt::Display for Listed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.outcome().fmt(f)
+    }
+}
+
+/// One listed check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub check: CheckId,
+    pub outcome: Listed,
+    /// Why the parser does not pass: for people reading the file.
+    pub reason: String,
+    /// Where the difference is tracked (the parser's issue tracker), if anywhere.
+    pub issue: Option<String>,
+    /// The entry's line in the file it was read from.
+    pub line: Option<usize>,
+}
+
+/// One adapter's expectation file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expectations {
+    /// The adapter's name, as its handshake gives it.
+    pub adapter: String,
+    pub entries: Vec<Entry>,
+    /// Where the file was read from (empty for one built from a run).
+    pub file: PathBuf,
+    /// The line of the `adapter` field.
+    adapter_line: Option<usize>,
+}
+
+impl Expectations {
+    /// An empty file for `adapter`: every non-pass is a regression.
+    pub fn empty(adapter: &str) -> Expectations {
+        Expectations {
+            adapter: adapter.to_owned(),
+            entries: Vec::new(),
+            file: PathBuf::new(),
+            adapter_line: None,
+        }
+    }
+
+    /// Reads and parses `file`.
+    pub fn load(file: &Path) -> Result<Expectations, LocatedError> {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| LocatedError::new(file, None, format!("cannot read: {e}")))?;
+        Expectations::parse(&text, file)
+    }
+
+    /// Parses an expectation file's text; `file` names it in errors. Checks the shape only: see
+    /// [`Expectations::resolve`] for the check ids.
+    pub fn parse(text: &str, file: &Path) -> Result<Expectations, LocatedError> {
+        let raw: RawFile =
+            serde_yaml::from_str(text).map_err(|e| LocatedError::from_yaml(file, &e))?;
+        let mut seen: HashMap<&CheckId, usize> = HashMap::new();
+        let mut entries = Vec::with_capacity(raw.expectations.len());
+        for (index, entry) in raw.expectations.iter().enumerate() {
+            let nth = seen.get(&entry.check.0).copied().unwrap_or(0);
+            let line = line_of_id(text, &entry.check.0.to_string(), nth);
+            if nth > 0 {
+                let message = format!(
+                    "expectations[{index}].check: `{}` is listed twice",
+                    entry.check.0
+                );
+                return Err(LocatedError::new(file, line, message));
+            }
+            seen.insert(&entry.check.0, nth + 1);
+            entries.push(Entry {
+                check: entry.check.0.clone(),
+                outcome: entry.outcome.0,
+                reason: entry.reason.0.clone(),
+                issue: entry.issue.as_ref().map(|i| i.0.clone()),
+                line,
+            });
+        }
+        Ok(Expectations {
+            adapter: raw.adapter.0,
+            entries,
+            file: file.to_owned(),
+            adapter_line: text
+                .lines()
+                .position(|l| l.starts_with("adapter:"))
+                .map(|i| i + 1),
+        })
+    }
+
+    /// Checks every entry against the corpus: the case must exist and have that check. Returns
+    /// every problem found.
+    pub fn resolve(&self, cases: &[Case]) -> Result<(), Vec<LocatedError>> {
+        let checks: HashMap<&str, usize> = cases
+            .iter()
+            .map(|c| (c.id.as_str(), c.checks.len()))
+            .collect();
+        let errors: Vec<LocatedError> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter_map(|(index, entry)| {
+                let problem = match checks.get(entry.check.case.as_str()) {
+                    None => format!("no case `{}` in the corpus", entry.check.case),
+                    Some(&n) if entry.check.index >= n => format!(
+                        "case `{}` has {n} check(s), numbered from 0",
+                        entry.check.case
+                    ),
+                    Some(_) => return None,
+                };
+                let message = format!(
+                    "expectations[{index}].check: `{}`: {problem} \
+                     (stale after a corpus change? --update-expectations drops such entries)",
+                    entry.check
+                );
+                Some(LocatedError::new(&self.file, entry.line, message))
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Checks that the file is for the adapter being run (by its handshake name).
+    pub fn check_adapter(&self, name: &str) -> Result<(), LocatedError> {
+        if self.adapter == name {
+            return Ok(());
+        }
+        let message = format!(
+            "adapter: the file is for `{}`, but the adapter being run is `{name}`",
+            self.adapter
+        );
+        Err(LocatedError::new(&self.file, self.adapter_line, message))
+    }
+
+    /// The entry for a check, if listed.
+    pub fn entry(&self, check: &CheckId) -> Option<&Entry> {
+        self.entries.iter().find(|e| &e.check == check)
+    }
+
+    /// The file's text: a comment saying what it is, then the YAML.
+    pub fn to_yaml(&self) -> String {
+        let raw = RawFile {
+            adapter: Text(self.adapter.clone()),
+            expectations: self
+                .entries
+                .iter()
+                .map(|e| RawEntry {
+                    check: CheckIdField(e.check.clone()),
+                    outcome: ListedField(e.outcome),
+                    reason: Text(e.reason.clone()),
+                    issue: e.issue.clone().map(Url),
+                })
+                .collect(),
+        };
+        let yaml = serde_yaml::to_string(&raw).expect("plain strings always serialize");
+        format!(
+            "# The checks `{}` is expected not to pass: its regression gate.\n\
+             #   robotstxt-test run --adapter {} --expectations <this file> [--strict]\n\
+             # Rewrite from a run, keeping reasons and issues: add --update-expectations <this file>.\n\
+             # Format: adapters/README.md.\n{yaml}",
+            self.adapter, self.adapter
+        )
+    }
+}
+
+/// The line of the `nth` (0-based) occurrence of `id` as a whole check id in `text`.
+/// Ids are plain text (kebab-case names, `/`, `#`, digits), so a textual search finds them, and
+/// it lets errors about an entry point at that entry, which serde alone cannot.
+fn line_of_id(text: &str, id: &str, nth: usize) -> Option<usize> {
+    let mut seen = 0;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.split(" #").next().unwrap_or(line);
+        for (at, _) in line.match_indices(id) {
+            let before = line[..at].chars().next_back();
+            let after = line[at + id.len()..].chars().next();
+            let whole = !before.is_some_and(|c| c.is_alphanumeric() || "-/_".contains(c))
+                && !after.is_some_and(|c| c.is_ascii_digit());
+            if whole {
+                if seen == nth {
+                    return Some(number + 1);
+                }
+                seen += 1;
+            }
+        }
+    }
+    None
+}
+
+// ---- the raw shapes, validated while deserializing so errors carry line and column ------------
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    adapter: Text,
+    #[serde(default)]
+    expectations: Vec<RawEntry>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    check: CheckIdField,
+    outcome: ListedField,
+    reason: Text,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    issue: Option<Url>,
+}
+
+/// Declares a newtype read from a YAML string through `parse`, inside the scalar's own visitor
+/// (so serde_yaml reports a bad value at its own line and column), and written back with `show`.
+macro_rules! string_field {
+    ($name:ident($inner:ty), $parse:expr, $show:expr) => {
+        struct $name($inner);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                struct Parse;
+                impl<'de> Visitor<'de> for Parse {
+                    type Value = $inner;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str("a string")
+                    }
+                    fn visit_str<E: de::Error>(self, value: &str) -> Result<$inner, E> {
+                        let parse: fn(&str) -> Result<$inner, String> = $parse;
+                        parse(value).map_err(E::custom)
+                    }
+                }
+                deserializer.deserialize_string(Parse).map($name)
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let show: fn(&$inner) -> String = $show;
+                serializer.serialize_str(&show(&self.0))
+            }
+        }
+    };
+}
+
+string_field!(
+    Text(String),
+    |s| if s.trim().is_empty() {
+        Err("must not be empty".to_owned())
+    } else {
+        Ok(s.to_owned())
+    },
+    |s| s.clone()
+);
+
+string_field!(CheckIdField(CheckId), |s| s.parse(), |id| id.to_string());
+
+string_field!(
+    ListedField(Listed),
+    |s| match Listed::ALL.into_iter().find(|l| l.outcome().as_str() == s) {
+        Some(listed) => Ok(listed),
+        None if s == "pass" || s == "unspecified" => Err(format!(
+            "`{s}` is never listed: only checks expected not to pass are"
+        )),
+        None => {
+            let known: Vec<&str> = Listed::ALL.iter().map(|l| l.outcome().as_str()).collect();
+            Err(format!(
+                "unknown outcome `{s}` (known: {})",
+                known.join(", ")
+            ))
+        }
+    },
+    |l| l.outcome().as_str().to_owned()
+);
+
+string_field!(
+    Url(String),
+    |s| if (s.starts_with("https://") || s.starts_with("http://"))
+        && !s.contains(char::is_whitespace)
+    {
+        Ok(s.to_owned())
+    } else {
+        Err(format!("issue `{s}` is not an http(s) URL"))
+    },
+    |s| s.clone()
+);

@@ -1,0 +1,196 @@
+//! `index.html`: one self-contained page (no external assets) with the coloured matrix, adapters
+//! as rows and checks as columns, grouped by topic; clicking a cell shows the case.
+//!
+//! The page is `page.html` (inline CSS and JavaScript) with the report's data embedded as JSON in
+//! a `<script type="application/json">` block. The JSON is made safe for that spot with
+//! [`markup::json_in_script`], and the page's script puts case content into the document with
+//! `textContent` only, so a robots.txt holding `<script>` or `"><img onerror=...>` shows as text.
+//! Bodies are shown with their bytes made visible by [`render::visible_body`], and each check
+//! carries the reference's explanation under every profile.
+
+use std::collections::BTreeMap;
+
+use robotstxt_reference::{Profile, Robots};
+use serde::Serialize;
+
+use crate::markup;
+use crate::render::visible_body;
+use crate::run::Outcome;
+
+use super::json::expect_map;
+use super::matrix;
+use super::Report;
+
+const TEMPLATE: &str = include_str!("page.html");
+const PLACEHOLDER: &str = "/*DATA*/";
+
+#[derive(Serialize)]
+struct PageData<'a> {
+    suite_commit: &'a str,
+    suite_modified: bool,
+    tool_version: &'a str,
+    date: &'a str,
+    /// `claimed`, then every profile name.
+    scorings: Vec<String>,
+    groups: Vec<GroupData>,
+    cases: Vec<CaseData<'a>>,
+    adapters: Vec<AdapterData<'a>>,
+    /// Adapter indices, in display order, grouped where they answer every check alike.
+    rows: Vec<Vec<usize>>,
+}
+
+#[derive(Serialize)]
+struct GroupData {
+    name: String,
+    cases: Vec<usize>,
+}
+
+#[derive(Serialize)]
+struct CaseData<'a> {
+    id: &'a str,
+    name: &'a str,
+    spec: &'a str,
+    note: Option<&'a str>,
+    bytes: usize,
+    /// The body with line numbers and invisible bytes made visible.
+    body: String,
+    checks: Vec<CheckData<'a>>,
+}
+
+#[derive(Serialize)]
+struct CheckData<'a> {
+    agent: &'a str,
+    path: &'a str,
+    expect: BTreeMap<&'static str, String>,
+    /// The reference's verdict and explanation, per profile.
+    explain: BTreeMap<&'static str, String>,
+}
+
+#[derive(Serialize)]
+struct AdapterData<'a> {
+    name: &'a str,
+    parser: &'a str,
+    version: &'a str,
+    language: &'a str,
+    homepage: &'a str,
+    profile: &'a str,
+    has_data: bool,
+    unavailable: Option<&'a str>,
+    /// One letter per check, over the whole corpus (see [`matrix::letter`]).
+    answers: String,
+    /// Error messages and failures, by flat check index.
+    details: BTreeMap<usize, &'a str>,
+    /// Per scoring, one letter per check: `P`ass, `F`ail, `U`nspecified, `E`rror, `C`rash,
+    /// `T`imeout, protocol error `X`, `S`kipped.
+    outcomes: BTreeMap<String, String>,
+}
+
+fn outcome_letter(outcome: Outcome) -> char {
+    match outcome {
+        Outcome::Pass => 'P',
+        Outcome::Fail => 'F',
+        Outcome::Unspecified => 'U',
+        Outcome::Error => 'E',
+        Outcome::Crash => 'C',
+        Outcome::Timeout => 'T',
+        Outcome::ProtocolError => 'X',
+        Outcome::Skipped => 'S',
+    }
+}
+
+/// The whole page.
+pub fn page(report: &Report) -> String {
+    let data = PageData {
+        suite_commit: &report.suite_commit,
+        suite_modified: report.suite_modified,
+        tool_version: &report.tool_version,
+        date: &report.date,
+        scorings: matrix::scorings().into_iter().map(|(n, _)| n).collect(),
+        groups: matrix::groups(&report.cases)
+            .into_iter()
+            .map(|g| GroupData {
+                name: g.name,
+                cases: g.cases,
+            })
+            .collect(),
+        cases: report
+            .cases
+            .iter()
+            .map(|case| {
+                let parsed: Vec<(Profile, Robots<'_>)> = Profile::ALL
+                    .iter()
+                    .map(|&p| (p, Robots::parse(p, &case.robots)))
+                    .collect();
+                CaseData {
+                    id: &case.id,
+                    name: &case.name,
+                    spec: &case.spec,
+                    note: case.note.as_deref(),
+                    bytes: case.robots.len(),
+                    body: visible_body(&case.robots),
+                    checks: case
+                        .checks
+                        .iter()
+                        .map(|c| CheckData {
+                            agent: &c.agent,
+                            path: &c.path,
+                            expect: expect_map(&c.expect),
+                            explain: parsed
+                                .iter()
+                                .map(|(p, robots)| {
+                                    let d = robots.decide(&c.agent, &c.path);
+                                    (p.name(), format!("{} — {}", d.verdict, d.explanation))
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                }
+            })
+            .collect(),
+        adapters: report
+            .adapters
+            .iter()
+            .map(|run| {
+                let h = &run.handshake;
+                AdapterData {
+                    name: &h.name,
+                    parser: &h.parser,
+                    version: &h.version,
+                    language: &h.language,
+                    homepage: &h.homepage,
+                    profile: &h.profile,
+                    has_data: run.has_data(),
+                    unavailable: run.unavailable.as_deref(),
+                    answers: run
+                        .claimed
+                        .iter()
+                        .map(|r| matrix::letter(matrix::answer(r)))
+                        .collect(),
+                    details: run
+                        .claimed
+                        .iter()
+                        .enumerate()
+                        // A skipped check's detail repeats the adapter's `unavailable`.
+                        .filter(|(_, r)| r.outcome != Outcome::Skipped)
+                        .filter_map(|(i, r)| r.detail.as_deref().map(|d| (i, d)))
+                        .collect(),
+                    outcomes: matrix::scorings()
+                        .into_iter()
+                        .map(|(name, p)| {
+                            let letters = run
+                                .results(p)
+                                .iter()
+                                .map(|r| outcome_letter(r.outcome))
+                                .collect();
+                            (name, letters)
+                        })
+                        .collect(),
+                }
+            })
+            .collect(),
+        rows: matrix::identical_rows(report),
+    };
+    let json = serde_json::to_string(&data).expect("the page data always serializes");
+    // `replacen` does not look for the placeholder again inside what it inserted.
+    TEMPLATE.replacen(PLACEHOLDER, &markup::json_in_script(&json), 1)
+}

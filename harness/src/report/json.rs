@@ -1,0 +1,301 @@
+//! `results.json`: the whole report, machine-readable. The schema is documented in `schema.md`
+//! beside this file, which the report writes out as `SCHEMA.md` next to the data it describes;
+//! change both together (and bump [`SCHEMA_VERSION`] when a field changes meaning or goes away).
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use serde::Serialize;
+
+use crate::cases::{Case, Expectation};
+use crate::engine::Handshake;
+use crate::run::{CheckResult, Outcome};
+
+use super::matrix::{self, Cell};
+use super::{AdapterRun, Report};
+
+/// The documentation of the format, written as `SCHEMA.md`.
+pub const SCHEMA: &str = include_str!("schema.md");
+/// Bumped when a field changes meaning or is removed; adding fields does not bump it.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    schema: u32,
+    suite_commit: &'a str,
+    suite_modified: bool,
+    tool_version: &'a str,
+    date: &'a str,
+    profiles: Vec<&'static str>,
+    cases: Vec<CaseDoc<'a>>,
+    adapters: Vec<AdapterDoc<'a>>,
+}
+
+#[derive(Serialize)]
+struct CaseDoc<'a> {
+    id: &'a str,
+    group: &'a str,
+    spec: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
+    robots_base64: String,
+    checks: Vec<CheckDoc<'a>>,
+}
+
+#[derive(Serialize)]
+struct CheckDoc<'a> {
+    id: String,
+    agent: &'a str,
+    path: &'a str,
+    /// Per profile: `allowed`, `disallowed` or `unspecified`; a profile the check does not name
+    /// is absent.
+    expect: BTreeMap<&'static str, String>,
+}
+
+#[derive(Serialize)]
+struct AdapterDoc<'a> {
+    name: &'a str,
+    handshake: &'a Handshake,
+    has_data: bool,
+    unavailable: Option<&'a str>,
+    timings: Timings,
+    totals: BTreeMap<String, Totals>,
+    checks: Vec<Outcomes<'a>>,
+}
+
+#[derive(Serialize)]
+struct Timings {
+    seconds: f64,
+    /// Per case, in corpus order: milliseconds spent waiting for the adapter's answer.
+    case_ms: Vec<f64>,
+}
+
+#[derive(Serialize)]
+struct Totals {
+    passed: usize,
+    scored: usize,
+    failed: usize,
+    unspecified: usize,
+    /// Rejected bodies, crashes, timeouts and protocol errors.
+    errored: usize,
+    skipped: usize,
+}
+
+#[derive(Serialize)]
+struct Outcomes<'a> {
+    id: String,
+    answer: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'a str>,
+    outcome: BTreeMap<String, Outcome>,
+}
+
+/// The document, with one check per line (see [`Lines`]) so that regenerated files diff by line.
+pub fn document(report: &Report) -> std::io::Result<String> {
+    let doc = Document {
+        schema: SCHEMA_VERSION,
+        suite_commit: &report.suite_commit,
+        suite_modified: report.suite_modified,
+        tool_version: &report.tool_version,
+        date: &report.date,
+        profiles: robotstxt_reference::Profile::ALL
+            .iter()
+            .map(|p| p.name())
+            .collect(),
+        cases: report.cases.iter().map(case_doc).collect(),
+        adapters: report
+            .adapters
+            .iter()
+            .map(|a| adapter_doc(a, &report.cases))
+            .collect(),
+    };
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, Lines::default());
+    doc.serialize(&mut serializer)?;
+    out.push(b'\n');
+    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
+}
+
+fn case_doc(case: &Case) -> CaseDoc<'_> {
+    CaseDoc {
+        id: &case.id,
+        group: &case.group,
+        spec: &case.spec,
+        note: case.note.as_deref(),
+        robots_base64: base64::engine::general_purpose::STANDARD.encode(&case.robots),
+        checks: case
+            .checks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CheckDoc {
+                id: format!("{}#{i}", case.id),
+                agent: &c.agent,
+                path: &c.path,
+                expect: expect_map(&c.expect),
+            })
+            .collect(),
+    }
+}
+
+/// A check's expectation per profile, with a single `allowed`/`disallowed` spelled out for
+/// every profile.
+pub fn expect_map(expect: &crate::cases::Expect) -> BTreeMap<&'static str, String> {
+    robotstxt_reference::Profile::ALL
+        .iter()
+        .filter_map(|&p| {
+            expect.for_profile(p).map(|e| {
+                let shown = match e {
+                    Expectation::Is(v) => v.as_str().to_owned(),
+                    Expectation::Unspecified => "unspecified".to_owned(),
+                };
+                (p.name(), shown)
+            })
+        })
+        .collect()
+}
+
+fn totals(results: &[CheckResult]) -> Totals {
+    let cell = Cell::of(results);
+    let count = |o: Outcome| results.iter().filter(|r| r.outcome == o).count();
+    Totals {
+        passed: cell.passed,
+        scored: cell.scored,
+        failed: count(Outcome::Fail),
+        unspecified: count(Outcome::Unspecified),
+        errored: cell.scored - cell.passed - count(Outcome::Fail),
+        skipped: cell.skipped,
+    }
+}
+
+fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
+    let scorings = matrix::scorings();
+    let checks = run
+        .claimed
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Outcomes {
+            id: format!("{}#{}", cases[r.case].id, r.check),
+            answer: matrix::answer(r),
+            // A skipped check's detail only repeats the adapter's `unavailable`.
+            detail: r
+                .detail
+                .as_deref()
+                .filter(|_| r.outcome != Outcome::Skipped),
+            outcome: scorings
+                .iter()
+                .map(|(name, p)| (name.clone(), run.results(*p)[i].outcome))
+                .collect(),
+        })
+        .collect();
+    AdapterDoc {
+        name: &run.handshake.name,
+        handshake: &run.handshake,
+        has_data: run.has_data(),
+        unavailable: run.unavailable.as_deref(),
+        timings: Timings {
+            seconds: round(run.wall().as_secs_f64(), 3),
+            case_ms: run
+                .case_times
+                .iter()
+                .map(|t| round(t.as_secs_f64() * 1000.0, 2))
+                .collect(),
+        },
+        totals: scorings
+            .iter()
+            .map(|(name, p)| (name.clone(), totals(run.results(*p))))
+            .collect(),
+        checks,
+    }
+}
+
+/// A `serde_json` formatter that puts each value of the outer containers on its own line and
+/// writes anything nested deeper than [`Lines::DEPTH`] compactly: a check's result, a case's check
+/// or an adapter's per-case timings each take one line. Pretty-printing everything would
+/// double the file's size; printing nothing on its own line would make every diff one line.
+#[derive(Default)]
+struct Lines {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Lines {
+    const DEPTH: usize = 4;
+
+    fn newline<W: ?Sized + std::io::Write>(&self, w: &mut W, depth: usize) -> std::io::Result<()> {
+        w.write_all(b"\n")?;
+        w.write_all(" ".repeat(depth).as_bytes())
+    }
+
+    fn open<W: ?Sized + std::io::Write>(&mut self, w: &mut W, c: &[u8]) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(c)
+    }
+
+    fn close<W: ?Sized + std::io::Write>(&mut self, w: &mut W, c: &[u8]) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value && self.depth < Self::DEPTH {
+            self.newline(w, self.depth)?;
+        }
+        w.write_all(c)
+    }
+
+    fn item<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        if self.depth <= Self::DEPTH {
+            self.newline(w, self.depth)?;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for Lines {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(if self.depth <= Self::DEPTH {
+            b": "
+        } else {
+            b":"
+        })
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+}
+
+fn round(value: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (value * scale).round() / scale
+}

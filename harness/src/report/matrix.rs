@@ -1,0 +1,195 @@
+//! The numbers and groupings the report pages share: per-group cells (passed / scored), totals,
+//! rows that behave identically, and the cases where parsers split.
+
+use std::collections::BTreeMap;
+
+use robotstxt_reference::Profile;
+
+use crate::cases::Case;
+use crate::run::{CheckResult, Outcome};
+
+use super::{AdapterRun, Report};
+
+/// A case group (a topic file) and its cases' indices, in corpus order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    pub name: String,
+    pub cases: Vec<usize>,
+}
+
+/// The groups of the corpus, in the order their first case appears.
+pub fn groups(cases: &[Case]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        match groups.iter_mut().find(|g| g.name == case.group) {
+            Some(group) => group.cases.push(i),
+            None => groups.push(Group {
+                name: case.group.clone(),
+                cases: vec![i],
+            }),
+        }
+    }
+    groups
+}
+
+/// One cell of the matrix: how many of the scored checks passed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cell {
+    pub passed: usize,
+    /// Checks that count: every outcome but unspecified and skipped.
+    pub scored: usize,
+    /// Checks not run because the adapter was unavailable or broken.
+    pub skipped: usize,
+}
+
+impl Cell {
+    pub fn of<'a>(results: impl IntoIterator<Item = &'a CheckResult>) -> Cell {
+        let mut cell = Cell::default();
+        for r in results {
+            if r.outcome == Outcome::Skipped {
+                cell.skipped += 1;
+            } else if r.outcome.is_scored() {
+                cell.scored += 1;
+                cell.passed += usize::from(r.outcome == Outcome::Pass);
+            }
+        }
+        cell
+    }
+
+    /// `passed/scored`, or `–` when nothing in it was scored.
+    pub fn shown(&self) -> String {
+        if self.scored == 0 {
+            "–".to_owned()
+        } else {
+            format!("{}/{}", self.passed, self.scored)
+        }
+    }
+
+    /// The share passed, in percent, when anything was scored.
+    pub fn percent(&self) -> Option<f64> {
+        (self.scored > 0).then(|| 100.0 * self.passed as f64 / self.scored as f64)
+    }
+}
+
+/// An adapter's cell for each group, under `profile` (`None`: the claimed one).
+pub fn cells(run: &AdapterRun, groups: &[Group], profile: Option<Profile>) -> Vec<Cell> {
+    let results = run.results(profile);
+    groups
+        .iter()
+        .map(|g| {
+            Cell::of(
+                results
+                    .iter()
+                    .filter(|r| g.cases.binary_search(&r.case).is_ok()),
+            )
+        })
+        .collect()
+}
+
+/// The scorings every page shows totals for: the claimed profile, then each of [`Profile::ALL`].
+pub fn scorings() -> Vec<(String, Option<Profile>)> {
+    std::iter::once(("claimed".to_owned(), None))
+        .chain(Profile::ALL.iter().map(|p| (p.name().to_owned(), Some(*p))))
+        .collect()
+}
+
+/// What an adapter answered to one check, independent of any expectation: `allowed`,
+/// `disallowed`, or what went wrong (`error`, `crash`, `timeout`, `protocol-error`, `skipped`).
+pub fn answer(result: &CheckResult) -> &'static str {
+    match result.actual {
+        Some(verdict) => verdict.as_str(),
+        None => result.outcome.as_str(),
+    }
+}
+
+/// One letter per answer, for compact summaries: `A`, `D`, `E`rror, `C`rash, `T`imeout,
+/// `P`rotocol error, `S`kipped.
+pub fn letter(answer: &str) -> char {
+    match answer {
+        "allowed" => 'A',
+        "disallowed" => 'D',
+        "error" => 'E',
+        "crash" => 'C',
+        "timeout" => 'T',
+        "protocol-error" => 'P',
+        _ => 'S',
+    }
+}
+
+/// The adapters (indices) grouped so that those giving the same answer to every check share a
+/// group; groups ordered by their best claimed total, adapters with no data last.
+pub fn identical_rows(report: &Report) -> Vec<Vec<usize>> {
+    let mut by_answers: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, run) in report.adapters.iter().enumerate() {
+        let key: String = if run.has_data() {
+            run.claimed.iter().map(|r| letter(answer(r))).collect()
+        } else {
+            format!("no data {i}")
+        };
+        by_answers.entry(key).or_default().push(i);
+    }
+    let mut rows: Vec<Vec<usize>> = by_answers.into_values().collect();
+    let rank = |group: &Vec<usize>| {
+        let run = &report.adapters[group[0]];
+        let total = Cell::of(&run.claimed);
+        (
+            !run.has_data(),
+            std::cmp::Reverse((total.percent().unwrap_or(0.0) * 1000.0) as u64),
+            run.handshake.name.clone(),
+        )
+    };
+    rows.sort_by_key(rank);
+    rows
+}
+
+/// A case the adapters with data do not all answer alike.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Split {
+    pub case: usize,
+    /// The distinct answer strings (one letter per check), each with its adapters' indices,
+    /// most common first.
+    pub answers: Vec<(String, Vec<usize>)>,
+}
+
+/// Every case where the adapters with data split, in corpus order.
+pub fn splits(report: &Report) -> Vec<Split> {
+    let with_data: Vec<usize> = (0..report.adapters.len())
+        .filter(|&i| report.adapters[i].has_data())
+        .collect();
+    let mut by_case: Vec<BTreeMap<String, Vec<usize>>> = vec![BTreeMap::new(); report.cases.len()];
+    for &a in &with_data {
+        let run = &report.adapters[a];
+        let mut per_case: Vec<String> = vec![String::new(); report.cases.len()];
+        for r in &run.claimed {
+            per_case[r.case].push(letter(answer(r)));
+        }
+        for (case, answers) in per_case.into_iter().enumerate() {
+            // Checks skipped because the adapter broke down part way say nothing about the parser.
+            if !answers.contains('S') {
+                by_case[case].entry(answers).or_default().push(a);
+            }
+        }
+    }
+    by_case
+        .into_iter()
+        .enumerate()
+        .filter(|(_, answers)| answers.len() > 1)
+        .map(|(case, answers)| {
+            let mut answers: Vec<(String, Vec<usize>)> = answers.into_iter().collect();
+            answers.sort_by_key(|(s, who)| (std::cmp::Reverse(who.len()), s.clone()));
+            Split { case, answers }
+        })
+        .collect()
+}
+
+/// A case's expected answers under `profile` (falling back per check to norobots-1994), one
+/// letter per check: `A`, `D`, or `?` where the profile leaves it open or names nothing.
+pub fn expected_letters(case: &Case, profile: Profile) -> String {
+    case.checks
+        .iter()
+        .map(|c| match c.expect.scored_under(Some(profile)) {
+            Some((_, crate::cases::Expectation::Is(v))) => letter(v.as_str()),
+            _ => '?',
+        })
+        .collect()
+}

@@ -1,0 +1,273 @@
+//! Compatibility reports (`robotstxt-test report`): every adapter over the whole corpus, written
+//! as a Markdown matrix, a self-contained HTML page, one Markdown page per adapter, and
+//! `results.json`.
+//!
+//! [`collect`] asks each adapter once per case, through the same run loop as `run`
+//! ([`run::run_engines`]), and scores that one reply under the adapter's claimed profile and under
+//! every profile of [`Profile::ALL`] with [`run::score`]. [`matrix`] turns the results into the
+//! numbers and groupings every page shows; [`markdown`], [`html`] and [`json`] render them.
+//! [`write`] renders everything in memory first and only then writes each file atomically, so a
+//! run that fails leaves the previous reports as they were.
+
+pub mod html;
+pub mod json;
+pub mod markdown;
+pub mod matrix;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use robotstxt_reference::Profile;
+
+use crate::atomic::write_atomic;
+use crate::cases::Case;
+use crate::engine::{Engine, Failure, Handshake, Query, Reply};
+use crate::run::{self, CheckResult, Scoring};
+
+/// Everything a report shows.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// `git rev-parse HEAD` of the suite, or `unknown`.
+    pub suite_commit: String,
+    /// Whether the suite's files differed from that commit.
+    pub suite_modified: bool,
+    pub tool_version: String,
+    /// When the report was made: UTC, ISO 8601, to the second.
+    pub date: String,
+    pub cases: Vec<Case>,
+    pub adapters: Vec<AdapterRun>,
+}
+
+/// One adapter over the corpus.
+#[derive(Debug, Clone)]
+pub struct AdapterRun {
+    pub handshake: Handshake,
+    /// Why the adapter could not run, or broke down part way, if so.
+    pub unavailable: Option<String>,
+    /// Time spent waiting for answers, per case, in corpus order.
+    pub case_times: Vec<Duration>,
+    /// Scored under the claimed profile (falling back per check to norobots-1994).
+    pub claimed: Vec<CheckResult>,
+    /// The same answers scored under each profile of [`Profile::ALL`], in that order.
+    pub by_profile: Vec<(Profile, Vec<CheckResult>)>,
+}
+
+impl AdapterRun {
+    /// Whether the adapter answered anything at all: an adapter that never ran has no data,
+    /// which the pages show as such rather than as a score of 0.
+    pub fn has_data(&self) -> bool {
+        self.claimed
+            .iter()
+            .any(|r| r.outcome != run::Outcome::Skipped)
+    }
+
+    /// Total time spent waiting for answers.
+    pub fn wall(&self) -> Duration {
+        self.case_times.iter().sum()
+    }
+
+    /// The results under `scoring`: `None` for the claimed profile.
+    pub fn results(&self, profile: Option<Profile>) -> &[CheckResult] {
+        match profile {
+            None => &self.claimed,
+            Some(p) => self
+                .by_profile
+                .iter()
+                .find(|(q, _)| *q == p)
+                .map_or(&[][..], |(_, r)| r),
+        }
+    }
+}
+
+/// An engine that remembers every reply (and how long it took) on its way through the run loop,
+/// so that each can be scored again under other profiles without asking the adapter twice.
+struct Recorder {
+    inner: Box<dyn Engine>,
+    log: Arc<Mutex<Vec<Recorded>>>,
+}
+
+/// One reply and the time it took.
+type Recorded = (Result<Reply, Failure>, Duration);
+
+impl Engine for Recorder {
+    fn handshake(&self) -> &Handshake {
+        self.inner.handshake()
+    }
+
+    fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        let started = Instant::now();
+        let reply = self.inner.check(id, robots, queries);
+        let mut log = self.log.lock().expect("no panics while holding the log");
+        log.push((reply.clone(), started.elapsed()));
+        reply
+    }
+
+    fn unavailable(&self) -> Option<&str> {
+        self.inner.unavailable()
+    }
+}
+
+/// Runs every engine over `cases` (side by side) and scores each answer under every profile.
+/// `progress` is called with (engine index, cases done, total) as in [`run::run_engines`].
+pub fn collect(
+    cases: &[Case],
+    engines: Vec<Box<dyn Engine>>,
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Vec<AdapterRun> {
+    let logs: Vec<_> = engines
+        .iter()
+        .map(|_| Arc::new(Mutex::new(Vec::new())))
+        .collect();
+    let mut recorders: Vec<Box<dyn Engine>> = engines
+        .into_iter()
+        .zip(&logs)
+        .map(|(inner, log)| {
+            Box::new(Recorder {
+                inner,
+                log: Arc::clone(log),
+            }) as Box<dyn Engine>
+        })
+        .collect();
+    let claimed = |e: &dyn Engine| Scoring::Claimed(e.handshake().claimed_profile());
+    let results = run::run_engines(cases, &mut recorders, &claimed, progress);
+    recorders
+        .iter()
+        .zip(results)
+        .zip(&logs)
+        .map(|((engine, claimed), log)| {
+            let log = std::mem::take(&mut *log.lock().expect("the run is over"));
+            let by_profile = Profile::ALL
+                .iter()
+                .map(|&profile| {
+                    let scored = cases
+                        .iter()
+                        .zip(&log)
+                        .enumerate()
+                        .flat_map(|(i, (case, (reply, _)))| {
+                            run::score(i, case, reply, Scoring::Forced(profile))
+                        })
+                        .collect();
+                    (profile, scored)
+                })
+                .collect();
+            AdapterRun {
+                handshake: engine.handshake().clone(),
+                unavailable: engine.unavailable().map(str::to_owned),
+                case_times: log.iter().map(|(_, t)| *t).collect(),
+                claimed,
+                by_profile,
+            }
+        })
+        .collect()
+}
+
+/// The suite's commit and whether its files differ from it, from `git` in `dir`; `unknown`
+/// when there is no git or no repository (a source tarball).
+pub fn suite_commit(dir: &Path) -> (String, bool) {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    match git(&["rev-parse", "HEAD"]) {
+        Some(commit) if !commit.is_empty() => {
+            let modified = git(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            (commit, modified)
+        }
+        _ => ("unknown".to_owned(), false),
+    }
+}
+
+/// Now, in UTC, as ISO 8601 to the second (`2024-05-01T12:00:00Z`).
+pub fn utc_now() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    iso8601(seconds)
+}
+
+/// Seconds since 1970 as an ISO 8601 UTC timestamp, by the proleptic Gregorian calendar.
+fn iso8601(seconds: u64) -> String {
+    let days = seconds / 86_400;
+    let rest = seconds % 86_400;
+    // Count from 1 March 2000, the start of a 400-year cycle with the leap day at the end of
+    // each year; 11 017 days after 1 January 1970.
+    let days = days as i64 - 11_017;
+    let cycles = days.div_euclid(146_097);
+    let mut day = days.rem_euclid(146_097);
+    let centuries = (day / 36_524).min(3);
+    day -= centuries * 36_524;
+    let quads = day / 1_461;
+    day -= quads * 1_461;
+    let years = (day / 365).min(3);
+    day -= years * 365;
+    // Months from March: 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 31, 29.
+    let lengths = [31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 31, 29];
+    let mut month = 0;
+    while day >= lengths[month] {
+        day -= lengths[month];
+        month += 1;
+    }
+    let mut year = 2000 + cycles * 400 + centuries * 100 + quads * 4 + years;
+    let month = if month >= 10 {
+        year += 1;
+        month - 9
+    } else {
+        month + 3
+    };
+    format!(
+        "{year:04}-{month:02}-{:02}T{:02}:{:02}:{:02}Z",
+        day + 1,
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+/// Renders every page of `report` and writes them into `out` (created if missing), each file
+/// atomically. Returns the files written.
+pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let names = markdown::page_names(&report.adapters);
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
+        (
+            out.join("README.md"),
+            markdown::readme(report, &names).into_bytes(),
+        ),
+        (out.join("index.html"), html::page(report).into_bytes()),
+        (
+            out.join("results.json"),
+            json::document(report)?.into_bytes(),
+        ),
+        (out.join("SCHEMA.md"), json::SCHEMA.as_bytes().to_vec()),
+    ];
+    for (adapter, name) in report.adapters.iter().zip(&names) {
+        let page = markdown::adapter_page(report, adapter);
+        files.push((out.join(format!("{name}.md")), page.into_bytes()));
+    }
+    std::fs::create_dir_all(out)?;
+    for (path, bytes) in &files {
+        write_atomic(path, bytes)?;
+    }
+    Ok(files.into_iter().map(|(path, _)| path).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iso8601;
+
+    #[test]
+    fn dates() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
+        assert_eq!(iso8601(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(iso8601(951_868_800), "2000-03-01T00:00:00Z");
+        assert_eq!(iso8601(1_709_208_000), "2024-02-29T12:00:00Z");
+        assert_eq!(iso8601(1_735_689_599), "2024-12-31T23:59:59Z");
+        assert_eq!(iso8601(4_107_542_400), "2100-03-01T00:00:00Z");
+    }
+}

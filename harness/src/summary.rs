@@ -1,0 +1,169 @@
+//! A short Markdown summary of a run (`run --format markdown`), sized for a CI job summary
+//! (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab's report pages): one table row per adapter, then the
+//! checks that broke the gate, capped so a bad day does not produce megabytes.
+//!
+//! All text from cases and adapters is escaped with the [`markup`](crate::markup) helpers.
+
+use std::fmt::Write as _;
+
+use crate::cases::Case;
+use crate::expectations::gate::Status;
+use crate::markup::{md, md_cell, md_code};
+use crate::output::EngineRun;
+use crate::run::{Outcome, Summary};
+
+/// Listed checks per section before the rest is only counted.
+const MAX_LISTED: usize = 30;
+
+/// The summary of every engine's run.
+pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String {
+    let mut table = String::from(
+        "| adapter | parser | profile | passed | failed | errored | unspecified | result |\n\
+         |---|---|---|---:|---:|---:|---:|---|\n",
+    );
+    let mut problems: Vec<String> = Vec::new();
+    let mut surprises: Vec<String> = Vec::new();
+    let mut bad = 0;
+    for run in runs {
+        let h = run.handshake;
+        let s = Summary::of(run.results);
+        let scored = s.passed + s.failed + s.errored;
+        let result = run_result(run, cases, strict, &mut problems, &mut surprises);
+        if result.starts_with('❌') {
+            bad += 1;
+        }
+        let _ = writeln!(
+            table,
+            "| {} | {} {} | {} | {}/{} | {} | {} | {} | {} |",
+            md_cell(&md_code(&h.name)),
+            md(&h.parser),
+            md(&h.version),
+            md(&h.profile),
+            s.passed,
+            scored,
+            s.failed,
+            s.errored,
+            s.unspecified,
+            result
+        );
+    }
+    let heading = if bad == 0 {
+        format!(
+            "### ✅ robotstxt-test: {} adapter(s) as expected\n\n",
+            runs.len()
+        )
+    } else {
+        format!(
+            "### ❌ robotstxt-test: {bad} of {} adapter(s) not as expected\n\n",
+            runs.len()
+        )
+    };
+    let mut out = heading + &table;
+    section(&mut out, "Not as expected", &problems);
+    section(&mut out, "Listed but now passing", &surprises);
+    out
+}
+
+/// The last cell of an adapter's row; pushes the lines for the sections below the table.
+fn run_result(
+    run: &EngineRun<'_>,
+    cases: &[Case],
+    strict: bool,
+    problems: &mut Vec<String>,
+    surprises: &mut Vec<String>,
+) -> String {
+    let name = md_code(&run.handshake.name);
+    let id = |i: usize| {
+        let r = &run.results[i];
+        md_code(&format!("{}#{}", cases[r.case].id, r.check))
+    };
+    if let Some(why) = run.unavailable {
+        problems.push(format!("{name}: unavailable or broken: {}", md(why)));
+        return "❌ unavailable".to_owned();
+    }
+    let Some((expectations, judged)) = run.gate else {
+        let mut failing = 0;
+        for (i, r) in run.results.iter().enumerate() {
+            if !matches!(r.outcome, Outcome::Pass | Outcome::Unspecified) {
+                failing += 1;
+                problems.push(format!("{name} {}: {}", id(i), describe(run, i)));
+            }
+        }
+        return if failing == 0 {
+            "✅ all passed".to_owned()
+        } else {
+            format!("❌ {failing} not passed")
+        };
+    };
+    for (i, status) in judged.statuses.iter().enumerate() {
+        match *status {
+            Status::Regression(listed) => {
+                let was = listed.map_or_else(
+                    || "not listed".to_owned(),
+                    |e| format!("listed as {}", expectations.entries[e].outcome),
+                );
+                problems.push(format!("{name} {}: {} ({was})", id(i), describe(run, i)));
+            }
+            Status::UnexpectedPass(e) => {
+                let entry = &expectations.entries[e];
+                surprises.push(format!(
+                    "{name} {}: listed as {} ({}), now {}",
+                    id(i),
+                    entry.outcome,
+                    md(entry.reason.trim()),
+                    run.results[i].outcome
+                ));
+            }
+            _ => {}
+        }
+    }
+    let t = judged.tally();
+    let mut cell = if judged.fails(strict) { "❌" } else { "✅" }.to_owned();
+    let _ = write!(cell, " {} as listed", t.as_listed);
+    if t.regressions > 0 {
+        let _ = write!(cell, ", {} regressions", t.regressions);
+    }
+    if t.unexpected_passes > 0 {
+        let _ = write!(cell, ", {} unexpected passes", t.unexpected_passes);
+    }
+    cell
+}
+
+/// `fail: allowed, expected disallowed (norobots-1994)` and the like.
+fn describe(run: &EngineRun<'_>, i: usize) -> String {
+    let r = &run.results[i];
+    match (r.outcome, r.actual) {
+        (Outcome::Fail, Some(actual)) => format!(
+            "fail: {actual}, expected {} ({})",
+            r.expected
+                .map_or_else(|| "nothing".to_owned(), |e| e.to_string()),
+            r.scored_under.map_or("no profile", |p| p.name())
+        ),
+        (outcome, _) => {
+            let detail = r
+                .detail
+                .as_deref()
+                .and_then(|d| d.lines().find(|l| !l.trim().is_empty()))
+                .unwrap_or("");
+            let detail: String = detail.chars().take(100).collect();
+            format!("{outcome}: {}", md(&detail))
+        }
+    }
+}
+
+fn section(out: &mut String, title: &str, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    let _ = write!(out, "\n#### {title} ({})\n\n", lines.len());
+    for line in lines.iter().take(MAX_LISTED) {
+        let _ = writeln!(out, "- {line}");
+    }
+    if lines.len() > MAX_LISTED {
+        let _ = writeln!(
+            out,
+            "- … and {} more (run with `--format human` for every one)",
+            lines.len() - MAX_LISTED
+        );
+    }
+}

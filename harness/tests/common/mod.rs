@@ -1,0 +1,89 @@
+//! Shared by the tests that drive the `robotstxt-test` binary: a scratch folder with a corpus and a
+//! small scripted adapter, and a way to run the binary and keep what it said.
+
+#![allow(dead_code)] // each test file uses its own part of this
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// An adapter in Python that answers `allowed` to everything, except that it rejects a body
+/// holding `REJECT` with an error message full of characters that need escaping, and takes its
+/// handshake's name and version from its arguments.
+pub const FAKE_ADAPTER: &str = r#"
+import base64, json, sys
+name = sys.argv[1] if len(sys.argv) > 1 else "fake"
+version = sys.argv[2] if len(sys.argv) > 2 else "1.0"
+for line in sys.stdin:
+    msg = json.loads(line)
+    if msg["type"] == "hello":
+        answer = {"name": name, "parser": "fake", "version": version, "language": "Python",
+                  "homepage": "https://example.org/fake", "profile": "norobots-1994"}
+    elif msg["type"] == "check":
+        body = base64.b64decode(msg["robots_b64"])
+        if b"REJECT" in body:
+            answer = {"id": msg["id"], "error": "Rejected \x01\x1b <&> ]]> \"quoted\" 'single'"}
+        else:
+            answer = {"id": msg["id"], "results": ["allowed"] * len(msg["queries"])}
+    else:
+        break
+    print(json.dumps(answer), flush=True)
+"#;
+
+/// A scratch folder: `cases/` (the corpus), the fake adapter, and room for outputs.
+pub struct Scratch {
+    pub dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    pub fn new(corpus: &str) -> Scratch {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("cases")).unwrap();
+        std::fs::write(dir.path().join("fake.py"), FAKE_ADAPTER).unwrap();
+        let scratch = Scratch { dir };
+        scratch.corpus(corpus);
+        scratch
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Replaces the corpus with one file, `gate.yaml`.
+    pub fn corpus(&self, yaml: &str) {
+        std::fs::write(self.path("cases/gate.yaml"), yaml).unwrap();
+    }
+
+    /// The fake adapter's `--adapter-cmd` value.
+    pub fn fake_cmd(&self, args: &str) -> String {
+        format!("python3 {} {args}", self.path("fake.py").display())
+    }
+
+    /// Runs the binary in the scratch folder with `--cases cases` added after the subcommand.
+    pub fn run(&self, subcommand: &str, args: &[&str]) -> Output {
+        let mut all = vec![subcommand, "--cases", "cases"];
+        all.extend_from_slice(args);
+        run_binary(self.dir.path(), &all)
+    }
+}
+
+/// What the binary did.
+#[derive(Debug)]
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run_binary(dir: &Path, args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_robotstxt-test"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs");
+    Output {
+        code: output.status.code().expect("exited normally"),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
