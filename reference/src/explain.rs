@@ -141,8 +141,13 @@ impl fmt::Display for Explanation {
                         g.first_line, g.last_line, g.agent_value, g.agent_line
                     )?;
                 }
+                let several = groups.len() > 1;
                 match by {
+                    MatchedBy::Name if several => f.write_str(" name the robot (combined)")?,
                     MatchedBy::Name => f.write_str(" names the robot")?,
+                    MatchedBy::Star if several => {
+                        f.write_str(" apply (combined) because nothing else names the robot")?
+                    }
                     MatchedBy::Star => {
                         f.write_str(" applies because nothing else names the robot")?
                     }

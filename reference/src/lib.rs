@@ -3,7 +3,13 @@
 //! One profile per text:
 //!
 //! - [`Profile::Norobots1994`]: "A Standard for Robot Exclusion" (30 June 1994), in
-//!   [`norobots1994`].
+//!   [`norobots1994`]: records separated by blank lines, the first record naming the robot (by a
+//!   substring of its name) or else the `*` record, and Disallow values as plain prefixes.
+//! - [`Profile::Rfc9309`]: RFC 9309, "Robots Exclusion Protocol" (September 2022), in [`rfc9309`]:
+//!   groups that blank lines do not end, every group naming the crawler's product token combined
+//!   (or else every `*` group), Allow and Disallow rules with `*` and `$`, the longest match
+//!   winning and allow winning a tie, percent-encoding normalized on both sides, and `/robots.txt`
+//!   always allowed.
 //!
 //! Each profile parses a body once ([`Robots::parse`]: any bytes at all, linear time, never a
 //! panic) and then answers many queries ([`Robots::decide`]) for a robot's name (which may carry a
@@ -22,11 +28,17 @@
 //! let decision = robots.decide("FooBot/2.1", "/tmp/x");
 //! assert_eq!(decision.verdict, Verdict::Disallowed);
 //! println!("{}", decision.explanation);
+//!
+//! let body = b"User-agent: *\nDisallow: /tmp/\nAllow: /tmp/public/\n";
+//! let robots = Robots::parse(Profile::Rfc9309, body);
+//! assert!(robots.is_allowed("FooBot/2.1", "/tmp/public/x"));
+//! assert!(!robots.is_allowed("FooBot/2.1", "/tmp/x"));
 //! ```
 
 pub mod explain;
 pub mod lines;
 pub mod norobots1994;
+pub mod rfc9309;
 
 use std::fmt;
 use std::str::FromStr;
@@ -41,16 +53,19 @@ pub use explain::{
 pub enum Profile {
     /// "A Standard for Robot Exclusion", 30 June 1994.
     Norobots1994,
+    /// RFC 9309, "Robots Exclusion Protocol", September 2022.
+    Rfc9309,
 }
 
 impl Profile {
     /// Every profile, in the order reports list them.
-    pub const ALL: &'static [Profile] = &[Profile::Norobots1994];
+    pub const ALL: &'static [Profile] = &[Profile::Norobots1994, Profile::Rfc9309];
 
     /// The profile's name as case files and the adapter protocol spell it.
     pub fn name(self) -> &'static str {
         match self {
             Profile::Norobots1994 => "norobots-1994",
+            Profile::Rfc9309 => "rfc9309",
         }
     }
 
@@ -58,6 +73,7 @@ impl Profile {
     pub fn group_words(self) -> (&'static str, &'static str) {
         match self {
             Profile::Norobots1994 => ("record", "records"),
+            Profile::Rfc9309 => ("group", "groups"),
         }
     }
 }
@@ -102,6 +118,7 @@ impl FromStr for Profile {
 #[derive(Debug, Clone)]
 pub enum Robots<'a> {
     Norobots1994(norobots1994::Robots<'a>),
+    Rfc9309(rfc9309::Robots<'a>),
 }
 
 impl<'a> Robots<'a> {
@@ -109,12 +126,14 @@ impl<'a> Robots<'a> {
     pub fn parse(profile: Profile, body: &'a [u8]) -> Robots<'a> {
         match profile {
             Profile::Norobots1994 => Robots::Norobots1994(norobots1994::Robots::parse(body)),
+            Profile::Rfc9309 => Robots::Rfc9309(rfc9309::Robots::parse(body)),
         }
     }
 
     pub fn profile(&self) -> Profile {
         match self {
             Robots::Norobots1994(_) => Profile::Norobots1994,
+            Robots::Rfc9309(_) => Profile::Rfc9309,
         }
     }
 
@@ -122,6 +141,7 @@ impl<'a> Robots<'a> {
     pub fn decide(&self, agent: &str, path: &str) -> Decision {
         match self {
             Robots::Norobots1994(r) => r.decide(agent, path),
+            Robots::Rfc9309(r) => r.decide(agent, path),
         }
     }
 
@@ -129,6 +149,7 @@ impl<'a> Robots<'a> {
     pub fn is_allowed(&self, agent: &str, path: &str) -> bool {
         match self {
             Robots::Norobots1994(r) => r.is_allowed(agent, path),
+            Robots::Rfc9309(r) => r.is_allowed(agent, path),
         }
     }
 }

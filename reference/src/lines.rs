@@ -91,40 +91,72 @@ impl<'a> Iterator for Lines<'a> {
 }
 
 /// Classifies one line's text (its terminator already removed).
+#[inline]
 pub fn classify(text: &[u8]) -> LineKind<'_> {
-    let (content, had_comment) = match memchr(b'#', text) {
-        Some(hash) => (&text[..hash], true),
-        None => (text, false),
-    };
-    let content = trim(content);
-    if content.is_empty() {
-        return if had_comment {
-            LineKind::CommentOnly
-        } else {
-            LineKind::Blank
-        };
-    }
-    match memchr(b':', content) {
-        Some(colon) => LineKind::Field {
-            name: trim(&content[..colon]),
-            value: trim(&content[colon + 1..]),
+    // One scan finds the comment and the colon: a colon after the `#` is part of the comment.
+    let (content, had_comment, colon) = match find2(b'#', b':', text) {
+        None => (text, false, None),
+        Some(hash) if text[hash] == b'#' => (&text[..hash], true, None),
+        Some(colon) => match find1(b'#', &text[colon + 1..]) {
+            Some(hash) => (&text[..colon + 1 + hash], true, Some(colon)),
+            None => (text, false, Some(colon)),
         },
-        None => LineKind::NoColon(content),
+    };
+    match colon {
+        Some(colon) => {
+            let name = trim(&content[..colon]);
+            let value = trim(&content[colon + 1..]);
+            LineKind::Field { name, value }
+        }
+        None => {
+            let content = trim(content);
+            if !content.is_empty() {
+                LineKind::NoColon(content)
+            } else if had_comment {
+                LineKind::CommentOnly
+            } else {
+                LineKind::Blank
+            }
+        }
+    }
+}
+
+/// Lines are short: below this length a plain loop beats setting up a vectorized search.
+const SHORT: usize = 64;
+
+#[inline]
+fn find1(needle: u8, haystack: &[u8]) -> Option<usize> {
+    if haystack.len() < SHORT {
+        haystack.iter().position(|&b| b == needle)
+    } else {
+        memchr(needle, haystack)
+    }
+}
+
+#[inline]
+fn find2(a: u8, b: u8, haystack: &[u8]) -> Option<usize> {
+    if haystack.len() < SHORT {
+        haystack.iter().position(|&x| x == a || x == b)
+    } else {
+        memchr2(a, b, haystack)
     }
 }
 
 /// True when `name` is `field`, compared case-insensitively (1994, *Format*: "The field name is
 /// case insensitive"; RFC 9309 §2.2's ABNF strings are case-insensitive too). `field` is lowercase.
+#[inline]
 pub fn field_is(name: &[u8], field: &str) -> bool {
     name.eq_ignore_ascii_case(field.as_bytes())
 }
 
 /// SP and HT: the "optional space" of the 1994 text and the `WS` of RFC 9309.
+#[inline]
 pub fn is_space(byte: u8) -> bool {
     byte == b' ' || byte == b'\t'
 }
 
 /// `bytes` without leading and trailing SP/HT.
+#[inline]
 pub fn trim(bytes: &[u8]) -> &[u8] {
     let start = bytes
         .iter()
