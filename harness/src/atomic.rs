@@ -4,6 +4,7 @@
 //! through [`write_atomic`]: the bytes go to a temporary file beside the target (same folder, so
 //! the same file system), are flushed to disk, and only then renamed over the target. A run that
 //! fails or is interrupted before the rename leaves the previous file as it was.
+//! [`write_all_atomic`] does the same for a set of files that belong together.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -20,6 +21,50 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
+/// Writes several files that belong together (a report's pages): first every temporary, then
+/// every rename. Anything that fails before the renames (a full disk, a folder where a file should
+/// go) leaves every old file in place and no temporary behind.
+pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
+    for (path, _) in files {
+        if path.exists() && !path.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: exists and is not a file", path.display()),
+            ));
+        }
+    }
+    let mut written: Vec<(PathBuf, &Path)> = Vec::new();
+    for (path, bytes) in files {
+        let staged = temporary_beside(path).and_then(|temporary| {
+            let result = write_synced(&temporary, bytes);
+            if result.is_err() {
+                let _ = fs::remove_file(&temporary);
+            }
+            result.map(|()| temporary)
+        });
+        match staged {
+            Ok(temporary) => written.push((temporary, path)),
+            Err(e) => {
+                for (temporary, _) in &written {
+                    let _ = fs::remove_file(temporary);
+                }
+                return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+            }
+        }
+    }
+    let mut first_error = None;
+    for (temporary, path) in &written {
+        if let Err(e) = fs::rename(temporary, path) {
+            let _ = fs::remove_file(temporary);
+            first_error.get_or_insert(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+        }
+    }
+    if let Some(dir) = files.first().and_then(|(p, _)| p.parent()) {
+        sync_dir(dir);
+    }
+    first_error.map_or(Ok(()), Err)
+}
+
 fn temporary_beside(path: &Path) -> io::Result<PathBuf> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(
@@ -33,21 +78,33 @@ fn temporary_beside(path: &Path) -> io::Result<PathBuf> {
 }
 
 fn write_then_rename(temporary: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = File::create(temporary)?;
-    file.write_all(bytes)?;
-    // Without the sync, a crash soon after the rename can leave an empty file under the new name.
-    file.sync_all()?;
-    drop(file);
+    write_synced(temporary, bytes)?;
     fs::rename(temporary, path)?;
-    // The rename itself lives in the folder; syncing it makes the new name durable. Not every
-    // platform lets a folder be opened for that, and the data is safe either way, so errors here
-    // are not worth failing the write for.
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if let Ok(dir) = File::open(dir) {
-            let _ = dir.sync_all();
-        }
+    if let Some(dir) = path.parent() {
+        sync_dir(dir);
     }
     Ok(())
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = File::create(path)?;
+    file.write_all(bytes)?;
+    // Without the sync, a crash soon after the rename can leave an empty file under the new name.
+    file.sync_all()
+}
+
+/// The rename itself lives in the folder; syncing it makes the new name durable. Not every
+/// platform lets a folder be opened for that, and the data is safe either way, so errors here are
+/// not worth failing the write for.
+fn sync_dir(dir: &Path) {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
 }
 
 #[cfg(test)]
@@ -83,5 +140,38 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["taken"], "the temporary was removed");
+    }
+
+    #[test]
+    fn a_set_is_written_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        let b = dir.path().join("b");
+        fs::write(&a, "old a").unwrap();
+        fs::create_dir(&b).unwrap();
+        let files = [
+            (a.clone(), b"new a".to_vec()),
+            (b.clone(), b"new b".to_vec()),
+        ];
+        assert!(write_all_atomic(&files).is_err());
+        assert_eq!(
+            fs::read_to_string(&a).unwrap(),
+            "old a",
+            "nothing was replaced"
+        );
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary left"
+        );
+        fs::remove_dir(&b).unwrap();
+        write_all_atomic(&files).unwrap();
+        assert_eq!(fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(fs::read_to_string(&b).unwrap(), "new b");
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary left"
+        );
     }
 }

@@ -37,7 +37,12 @@ pub fn page_names(adapters: &[AdapterRun]) -> Vec<String> {
                     }
                 })
                 .collect();
-            let base = base.trim_start_matches('.').to_owned();
+            // Short enough that `<name>.md.tmp-<pid>` stays within any file system's limit.
+            let base: String = base
+                .trim_start_matches(['.', '-'])
+                .chars()
+                .take(80)
+                .collect();
             let base = if base.is_empty() {
                 "adapter".to_owned()
             } else {

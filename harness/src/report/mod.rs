@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use robotstxt_reference::Profile;
 
-use crate::atomic::write_atomic;
+use crate::atomic::write_all_atomic;
 use crate::cases::Case;
 use crate::engine::{Engine, Failure, Handshake, Query, Reply};
 use crate::run::{self, CheckResult, Scoring};
@@ -251,9 +251,7 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
         files.push((out.join(format!("{name}.md")), page.into_bytes()));
     }
     std::fs::create_dir_all(out)?;
-    for (path, bytes) in &files {
-        write_atomic(path, bytes)?;
-    }
+    write_all_atomic(&files)?;
     Ok(files.into_iter().map(|(path, _)| path).collect())
 }
 

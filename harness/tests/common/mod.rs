@@ -7,12 +7,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// An adapter in Python that answers `allowed` to everything, except that it rejects a body
-/// holding `REJECT` with an error message full of characters that need escaping, and takes its
-/// handshake's name and version from its arguments.
+/// holding `REJECT` with an error message full of characters that need escaping (unless its third
+/// argument is `agree`), and takes its handshake's name and version from its arguments.
 pub const FAKE_ADAPTER: &str = r#"
 import base64, json, sys
 name = sys.argv[1] if len(sys.argv) > 1 else "fake"
 version = sys.argv[2] if len(sys.argv) > 2 else "1.0"
+rejects = (sys.argv[3] if len(sys.argv) > 3 else "rejects") != "agree"
 for line in sys.stdin:
     msg = json.loads(line)
     if msg["type"] == "hello":
@@ -20,7 +21,7 @@ for line in sys.stdin:
                   "homepage": "https://example.org/fake", "profile": "norobots-1994"}
     elif msg["type"] == "check":
         body = base64.b64decode(msg["robots_b64"])
-        if b"REJECT" in body:
+        if rejects and b"REJECT" in body:
             answer = {"id": msg["id"], "error": "Rejected \x01\x1b <&> ]]> \"quoted\" 'single'"}
         else:
             answer = {"id": msg["id"], "results": ["allowed"] * len(msg["queries"])}
@@ -58,6 +59,14 @@ impl Scratch {
         format!("python3 {} {args}", self.path("fake.py").display())
     }
 
+    /// The fake adapter's `--adapter-cmd` value, with arguments quoted as a shell would need.
+    pub fn fake_cmd_quoted(&self, args: &[&str]) -> String {
+        let script = self.path("fake.py").to_string_lossy().into_owned();
+        let mut argv = vec!["python3", script.as_str()];
+        argv.extend_from_slice(args);
+        shlex::try_join(argv).unwrap()
+    }
+
     /// Runs the binary in the scratch folder with `--cases cases` added after the subcommand.
     pub fn run(&self, subcommand: &str, args: &[&str]) -> Output {
         let mut all = vec![subcommand, "--cases", "cases"];
@@ -86,4 +95,45 @@ pub fn run_binary(dir: &Path, args: &[&str]) -> Output {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+/// Text that would run script if any page put it into markup unescaped.
+pub const HOSTILE: &str =
+    "<script>window.__pwned=1</script>\"><img src=x onerror=\"document.title='pwned'\">\
+                           </script><script>document.title='pwned-break'</script><!--";
+
+/// An adapter name and version built to break pages that do not escape.
+pub const HOSTILE_NAME: &str = "evil<img src=x onerror=\"document.title='pwned-name'\">|*_[x](y)";
+pub const HOSTILE_VERSION: &str = "\"><script>document.title='pwned-version'</script>";
+
+/// A corpus whose case content is hostile everywhere a string can go: the body (with control
+/// bytes and a BOM too), the spec, the note, the agent and the path.
+pub fn hostile_corpus() -> String {
+    let body = format!(
+        "\u{feff}User-agent: *\r\nDisallow: /private\r\n# {HOSTILE}\n\u{1}\u{1b}\tREJECT\n"
+    );
+    let doc = serde_json::json!({
+        "cases": [
+            {
+                "name": "script-tags",
+                "spec": format!("spec {HOSTILE}"),
+                "note": format!("note {HOSTILE}"),
+                "robots": body,
+                "checks": [
+                    { "agent": "\"><img src=x onerror=document.title='pwned-agent'>", "path": "/private/x", "expect": "disallowed" },
+                    { "agent": "FooBot", "path": "/<script>document.title='pwned-path'</script>", "expect": "allowed" }
+                ]
+            },
+            {
+                "name": "plain",
+                "spec": "test",
+                "robots": "User-agent: *\nDisallow: /a\n",
+                "checks": [
+                    { "agent": "FooBot", "path": "/a", "expect": "disallowed" },
+                    { "agent": "FooBot", "path": "/b", "expect": "allowed" }
+                ]
+            }
+        ]
+    });
+    serde_yaml::to_string(&doc).unwrap()
 }

@@ -1,0 +1,147 @@
+//! `index.html` in a real browser: headless Chromium (Debian's `chromium` package, which
+//! `.ci/run` installs) loads a report of a hostile corpus with a hostile case's cell open, takes a
+//! screenshot, and dumps the DOM after the page's script ran. The page must have drawn its matrix,
+//! and nothing from case content or adapter names may have run: every payload would change the
+//! title or add an element. Without Chromium on this machine the test says so and passes.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Scratch, HOSTILE_NAME, HOSTILE_VERSION};
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+            .find(|path| path.is_file())
+    })
+}
+
+/// Runs Chromium headless on `url` with `extra` arguments; returns its stdout. Killed after a
+/// minute so a wedged browser cannot hang the test run.
+fn headless(chromium: &Path, profile: &Path, url: &str, extra: &[&str]) -> String {
+    let mut child = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--window-size=1400,1000",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish within a minute");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    reader.join().unwrap()
+}
+
+#[test]
+fn the_page_renders_and_no_case_content_runs() {
+    let Some(chromium) = chromium() else {
+        eprintln!(
+            "skipped: no `chromium` on PATH (Debian: apt-get install chromium; .ci/run installs it)"
+        );
+        return;
+    };
+    let s = Scratch::new(&common::hostile_corpus());
+    let evil = s.fake_cmd_quoted(&[HOSTILE_NAME, HOSTILE_VERSION, "agree"]);
+    let plain = s.fake_cmd("fake 1.0");
+    let out = s.run(
+        "report",
+        &[
+            "--out",
+            "out",
+            "--adapter-cmd",
+            &evil,
+            "--adapter-cmd",
+            &plain,
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let page = s.path("out/index.html");
+    // Open the hostile case's cell for the hostile adapter, so the detail panel shows it all.
+    let name: String = HOSTILE_NAME
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    let url = format!(
+        "file://{}#adapter={name}&check=gate%2Fscript-tags%230",
+        page.display()
+    );
+
+    let screenshot = s.path("index.png");
+    headless(
+        &chromium,
+        &s.path("profile-shot"),
+        &url,
+        &[&format!("--screenshot={}", screenshot.display())],
+    );
+    let png = std::fs::read(&screenshot).expect("a screenshot was taken");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "{} bytes",
+        png.len()
+    );
+    if let Some(keep) = std::env::var_os("ROBOTSTXT_TEST_SCREENSHOT") {
+        std::fs::copy(&screenshot, keep).unwrap();
+    }
+
+    let dom = headless(&chromium, &s.path("profile-dom"), &url, &["--dump-dom"]);
+    // The page's own script ran to the end: it marks the body with the number of cells it drew
+    // (2 adapters x 4 checks).
+    assert!(dom.contains("data-rendered=\"8\""), "{dom}");
+    assert!(dom.contains("<table id=\"summary\">"), "{dom}");
+    assert!(dom.contains("<table class=\"m\">"), "{dom}");
+    // The detail panel shows the hostile body and names as text.
+    assert!(
+        dom.contains("&lt;script&gt;window.__pwned=1&lt;/script&gt;"),
+        "{dom}"
+    );
+    assert!(dom.contains("<h2>gate/script-tags#0</h2>"), "{dom}");
+    assert!(dom.contains("evil&lt;img src=x onerror="), "{dom}");
+    // Nothing ran: the title is the page's own, no element came from the data.
+    assert!(
+        dom.contains("<title>robots.txt parser compatibility</title>"),
+        "{dom}"
+    );
+    assert!(
+        !dom.contains("pwned</title>") && !dom.contains("<img"),
+        "{dom}"
+    );
+    assert_eq!(dom.matches("<script").count(), 2, "{dom}");
+}

@@ -1,0 +1,227 @@
+//! `robotstxt-test report` through the binary: every file written, hostile case content and
+//! adapter names escaped in every format, an unavailable adapter shown as "no data", and a failed
+//! run leaving the previous reports untouched.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::{Scratch, HOSTILE, HOSTILE_NAME, HOSTILE_VERSION};
+
+/// A report of the hostile corpus by three adapters: a hostile-named one that answers `allowed`
+/// everywhere, a plain one that rejects the hostile body, and one that cannot start.
+fn hostile_report() -> Scratch {
+    let s = Scratch::new(&common::hostile_corpus());
+    let evil = s.fake_cmd_quoted(&[HOSTILE_NAME, HOSTILE_VERSION, "agree"]);
+    let plain = s.fake_cmd("fake 1.0");
+    let out = s.run(
+        "report",
+        &[
+            "--out",
+            "out",
+            "--adapter-cmd",
+            &evil,
+            "--adapter-cmd",
+            &plain,
+            "--adapter-cmd",
+            "/nonexistent/adapter",
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    s
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn writes_every_file() {
+    let s = hostile_report();
+    let out = s.path("out");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "README.md",
+            "SCHEMA.md",
+            "evil-img-src-x-onerror--document.title--pwned-name-----_-x--y-.md",
+            "fake.md",
+            "index.html",
+            "nonexistent-adapter.md",
+            "results.json"
+        ]
+    );
+}
+
+#[test]
+fn results_json_has_everything() {
+    let s = hostile_report();
+    let doc: serde_json::Value =
+        serde_json::from_str(&read(&s.path("out"), "results.json")).unwrap();
+    assert_eq!(doc["schema"], 1);
+    assert!(doc["suite_commit"].is_string());
+    assert_eq!(doc["tool_version"], env!("CARGO_PKG_VERSION"));
+    let date = doc["date"].as_str().unwrap();
+    assert!(
+        date.len() == 20 && date.ends_with('Z') && &date[10..11] == "T",
+        "{date}"
+    );
+    assert_eq!(doc["profiles"][0], "norobots-1994");
+    assert_eq!(doc["cases"][0]["id"], "gate/script-tags");
+    assert_eq!(doc["cases"][0]["checks"][1]["id"], "gate/script-tags#1");
+    let adapters = doc["adapters"].as_array().unwrap();
+    assert_eq!(adapters.len(), 3);
+    let evil = &adapters[0];
+    assert_eq!(evil["handshake"]["name"], HOSTILE_NAME);
+    assert_eq!(evil["handshake"]["version"], HOSTILE_VERSION);
+    assert_eq!(evil["has_data"], true);
+    assert_eq!(evil["checks"][0]["answer"], "allowed");
+    assert_eq!(evil["checks"][0]["outcome"]["claimed"], "fail");
+    assert_eq!(evil["checks"][0]["outcome"]["norobots-1994"], "fail");
+    assert_eq!(evil["totals"]["claimed"]["passed"], 2);
+    assert_eq!(evil["totals"]["claimed"]["scored"], 4);
+    assert_eq!(evil["timings"]["case_ms"].as_array().unwrap().len(), 2);
+    let plain = &adapters[1];
+    assert_eq!(plain["checks"][0]["answer"], "error");
+    assert!(plain["checks"][0]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("Rejected \u{1}\u{1b} <&>"));
+    let missing = &adapters[2];
+    assert_eq!(missing["has_data"], false);
+    assert!(missing["unavailable"]
+        .as_str()
+        .unwrap()
+        .contains("/nonexistent/adapter"));
+    assert_eq!(missing["checks"][0]["outcome"]["claimed"], "skipped");
+}
+
+#[test]
+fn html_escapes_everything() {
+    let s = hostile_report();
+    let html = read(&s.path("out"), "index.html");
+    // Exactly the page's own two script elements: the data block and the code.
+    assert_eq!(html.matches("<script").count(), 2, "{html}");
+    assert_eq!(html.matches("</script>").count(), 2);
+    assert!(!html.contains("<img"), "an <img> tag reached the page");
+    assert!(!html.contains("pwned'</script>"));
+    assert!(
+        !html.contains("src=\"http") && !html.contains("href=\"http"),
+        "no external assets"
+    );
+    // The data is all there, and reads back exactly.
+    let start = html
+        .find("<script id=\"data\" type=\"application/json\">")
+        .unwrap();
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    let data: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(data["cases"][0]["spec"], format!("spec {HOSTILE}"));
+    assert_eq!(data["adapters"][0]["name"], HOSTILE_NAME);
+    let body = data["cases"][0]["body"].as_str().unwrap();
+    assert!(body.contains("<BOM>User-agent: *␍␊"), "{body}");
+    assert!(body.contains("␁␛␉REJECT␊"), "{body}");
+    assert!(body.contains("<script>window.__pwned=1</script>"), "{body}");
+    // The page never builds markup from data: no innerHTML, outerHTML, insertAdjacentHTML or
+    // document.write anywhere in its code.
+    let code = &html[html.rfind("<script>").unwrap()..];
+    for sink in [
+        "innerHTML",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "document.write",
+    ] {
+        assert!(!code.contains(sink), "the page uses {sink}");
+    }
+}
+
+#[test]
+fn markdown_escapes_names_and_fences_content() {
+    let s = hostile_report();
+    let out = s.path("out");
+    let readme = read(&out, "README.md");
+    assert!(
+        !readme.contains("<img") && !readme.contains("<script"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains(
+            "evil&lt;img src=x onerror=\"document.title='pwned-name'\"&gt;\\|\\*\\_\\[x\\]\\(y\\)"
+        ),
+        "{readme}"
+    );
+    // The adapter that could not run: "no data" and why, never a score.
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| [/nonexistent/adapter]"))
+        .unwrap();
+    assert!(row.contains("no data: "), "{row}");
+    assert!(!row.contains('%'), "{row}");
+    // The split between the two adapters with data.
+    assert!(readme.contains("### gate (1 of 2 cases split)"), "{readme}");
+    assert!(
+        readme.contains("- `script-tags` (expected `DA`): "),
+        "{readme}"
+    );
+    // Per-adapter pages: the hostile body only inside a fence.
+    let page = read(&out, "fake.md");
+    assert!(page.contains("### `gate/script-tags#0` error"), "{page}");
+    let fence = page
+        .find("````text\n")
+        .or_else(|| page.find("```text\n"))
+        .unwrap();
+    let hostile = page.find("<script>window.__pwned=1").unwrap();
+    assert!(hostile > fence, "{page}");
+    assert!(page.contains("[in the matrix](index.html#adapter=fake&check=gate%2Fscript-tags%230)"));
+    let missing = read(&out, "nonexistent-adapter.md");
+    assert!(missing.contains("**No data**"), "{missing}");
+}
+
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let bytes = if e.path().is_file() {
+                std::fs::read(e.path()).unwrap()
+            } else {
+                Vec::new()
+            };
+            (e.file_name().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_failed_run_keeps_the_previous_report() {
+    let s = hostile_report();
+    let out = s.path("out");
+    let before = snapshot(&out);
+    let plain = s.fake_cmd("fake 1.0");
+    // A bad case file: nothing is run, nothing written.
+    std::fs::write(s.path("cases/broken.yaml"), "cases:\n  - name: Not Kebab\n").unwrap();
+    let bad = s.run("report", &["--out", "out", "--adapter-cmd", &plain]);
+    assert_eq!(bad.code, 2, "{bad:?}");
+    assert!(bad.stderr.contains("broken.yaml:2"), "{bad:?}");
+    assert_eq!(snapshot(&out), before);
+    std::fs::remove_file(s.path("cases/broken.yaml")).unwrap();
+    // A file that cannot be replaced: no file is replaced, no temporary is left.
+    std::fs::remove_file(out.join("results.json")).unwrap();
+    std::fs::create_dir(out.join("results.json")).unwrap();
+    let before = snapshot(&out);
+    let blocked = s.run("report", &["--out", "out", "--adapter-cmd", &plain]);
+    assert_eq!(blocked.code, 2, "{blocked:?}");
+    assert!(
+        blocked
+            .stderr
+            .contains("results.json: exists and is not a file"),
+        "{blocked:?}"
+    );
+    assert_eq!(snapshot(&out), before);
+}
