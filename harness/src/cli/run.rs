@@ -18,7 +18,9 @@ use super::{parse_profile, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// Every check not passed in full, then a summary line per engine.
     Human,
+    /// One JSON document per engine (an array when there are several).
     Json,
     /// JUnit XML: one testcase per check, named by its id.
     Junit,

@@ -193,3 +193,126 @@ pub fn expected_letters(case: &Case, profile: Profile) -> String {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::time::Duration;
+
+    use robotstxt_reference::Verdict::{Allowed, Disallowed};
+
+    use super::*;
+    use crate::cases::parse_file;
+    use crate::engine::{Failure, Fault, Handshake, Reply};
+    use crate::run::{score, Scoring};
+
+    const CORPUS: &str = r#"cases:
+  - name: one
+    spec: test
+    robots: "User-agent: *\nDisallow: /a\n"
+    checks:
+      - { agent: FooBot, path: /a, expect: disallowed }
+      - { agent: FooBot, path: /b, expect: allowed }
+  - name: two
+    spec: test
+    robots: ""
+    checks:
+      - { agent: FooBot, path: /a, expect: { norobots-1994: unspecified } }
+"#;
+
+    /// An adapter that gave `replies` (one per case).
+    fn adapter(name: &str, cases: &[Case], replies: &[Result<Reply, Failure>]) -> AdapterRun {
+        let scored = |scoring| {
+            cases
+                .iter()
+                .zip(replies)
+                .enumerate()
+                .flat_map(|(i, (case, reply))| score(i, case, reply, scoring))
+                .collect::<Vec<_>>()
+        };
+        let unavailable = replies
+            .iter()
+            .any(|r| matches!(r, Err(f) if f.fault == Fault::Unavailable))
+            .then(|| "not installed".to_owned());
+        AdapterRun {
+            handshake: Handshake {
+                name: name.to_owned(),
+                parser: name.to_owned(),
+                version: "1".to_owned(),
+                language: "Rust".to_owned(),
+                homepage: String::new(),
+                profile: "norobots-1994".to_owned(),
+            },
+            unavailable,
+            case_times: vec![Duration::ZERO; cases.len()],
+            claimed: scored(Scoring::Claimed(Some(Profile::Norobots1994))),
+            by_profile: Profile::ALL
+                .iter()
+                .map(|&p| (p, scored(Scoring::Forced(p))))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn cells_groups_and_splits() {
+        let cases = parse_file(CORPUS, Path::new("t.yaml"), "t").unwrap();
+        let right = Ok(Reply::Verdicts(vec![Disallowed, Allowed]));
+        let wrong = Ok(Reply::Verdicts(vec![Allowed, Allowed]));
+        let open = Ok(Reply::Verdicts(vec![Allowed]));
+        let gone = Err(Failure {
+            fault: Fault::Unavailable,
+            detail: "adapter unavailable: not installed".to_owned(),
+        });
+        let report = Report {
+            suite_commit: "unknown".to_owned(),
+            suite_modified: false,
+            tool_version: "0".to_owned(),
+            date: "1970-01-01T00:00:00Z".to_owned(),
+            adapters: vec![
+                adapter("missing", &cases, &[gone.clone(), gone]),
+                adapter("bad", &cases, &[wrong, open.clone()]),
+                adapter("good", &cases, &[right.clone(), open.clone()]),
+                adapter("also-good", &cases, &[right, open]),
+            ],
+            cases,
+        };
+        let groups = groups(&report.cases);
+        assert_eq!(
+            groups,
+            [Group {
+                name: "t".to_owned(),
+                cases: vec![0, 1]
+            }]
+        );
+        // The unspecified check is not scored; the unavailable adapter has no data at all.
+        let good = cells(&report.adapters[2], &groups, None);
+        assert_eq!(
+            good,
+            [Cell {
+                passed: 2,
+                scored: 2,
+                skipped: 0
+            }]
+        );
+        assert_eq!(good[0].shown(), "2/2");
+        let missing = &report.adapters[0];
+        assert!(!missing.has_data());
+        assert_eq!(Cell::of(&missing.claimed).shown(), "–");
+        assert_eq!(Cell::of(&report.adapters[1].claimed).shown(), "1/2");
+        // Identical rows together, best first, no data last.
+        assert_eq!(identical_rows(&report), [vec![2, 3], vec![1], vec![0]]);
+        // Only the first case splits; the adapter without data takes no part.
+        let splits = splits(&report);
+        assert_eq!(
+            splits,
+            [Split {
+                case: 0,
+                answers: vec![("DA".to_owned(), vec![2, 3]), ("AA".to_owned(), vec![1])]
+            }]
+        );
+        assert_eq!(
+            expected_letters(&report.cases[1], Profile::Norobots1994),
+            "?"
+        );
+    }
+}
