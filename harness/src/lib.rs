@@ -46,3 +46,4 @@ pub mod render;
 pub mod report;
 pub mod run;
 pub mod summary;
+pub mod survey;

@@ -57,7 +57,7 @@ pub fn visible_body(body: &[u8]) -> String {
 }
 
 /// One line's text with invisible characters shown, cut at [`MAX_LINE_CHARS`].
-fn visible_text(line: &[u8]) -> String {
+pub fn visible_text(line: &[u8]) -> String {
     let mut out = String::new();
     let mut shown = 0;
     for chunk in line.utf8_chunks() {

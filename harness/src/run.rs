@@ -4,6 +4,9 @@
 //! engine once with all of its checks as one batch, and each answer is scored under the profile
 //! the engine claims (or the one forced by `--profile`), as `cases/README.md` describes.
 
+use std::sync::mpsc::sync_channel;
+use std::sync::Arc;
+
 use robotstxt_reference::{Profile, Verdict};
 use serde::{Deserialize, Serialize};
 
@@ -193,28 +196,95 @@ pub fn run_cases(
     results
 }
 
-/// Runs every case against each engine, each engine on its own thread. Adapters spend their time
-/// in their own processes, so they overlap well even on few cores. Results come back in engine
-/// order; `progress` is called with (engine index, cases done, total).
+/// Runs every case against each engine, each engine on its own thread (see [`side_by_side`]).
+/// Results come back in engine order; `progress` is called with (engine index, cases done, total).
 pub fn run_engines(
     cases: &[Case],
     engines: &mut [Box<dyn Engine>],
     scoring: &(dyn Fn(&dyn Engine) -> Scoring + Sync),
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Vec<Vec<CheckResult>> {
+    struct Cases<'p> {
+        engine: usize,
+        total: usize,
+        scoring: Scoring,
+        results: Vec<CheckResult>,
+        progress: &'p (dyn Fn(usize, usize, usize) + Sync),
+    }
+    impl<'c> Worker<(usize, &'c Case)> for Cases<'_> {
+        fn item(&mut self, engine: &mut dyn Engine, (index, case): &(usize, &'c Case)) {
+            self.results
+                .extend(run_case(*index, case, engine, self.scoring));
+            (self.progress)(self.engine, index + 1, self.total);
+        }
+    }
+    let workers = (0..engines.len())
+        .map(|engine| Cases {
+            engine,
+            total: cases.len(),
+            scoring: scoring(engines[engine].as_ref()),
+            results: Vec::new(),
+            progress,
+        })
+        .collect();
+    side_by_side(cases.iter().enumerate(), engines, workers)
+        .into_iter()
+        .map(|w| w.results)
+        .collect()
+}
+
+/// What one engine does with each item of a [`side_by_side`] run, and once at the end.
+pub trait Worker<T>: Send {
+    /// Handles one item with this worker's engine.
+    fn item(&mut self, engine: &mut dyn Engine, item: &T);
+
+    /// Called once after the last item, still on the engine's thread.
+    fn finish(&mut self, _engine: &mut dyn Engine) {}
+}
+
+/// Items buffered per engine: how far a fast engine may run ahead of the slowest.
+const AHEAD: usize = 128;
+
+/// Feeds every item to every engine, in order, each engine with its own worker on its own thread.
+/// This is the one engine loop behind `run`, `report` and `survey`: adapters spend their time in
+/// their own processes, so they overlap well even on few cores. Items are produced on the calling
+/// thread as the engines take them (a corpus can stream from disk); `workers` come back in engine
+/// order. `workers` holds one worker per engine.
+pub fn side_by_side<T, W>(
+    items: impl IntoIterator<Item = T>,
+    engines: &mut [Box<dyn Engine>],
+    workers: Vec<W>,
+) -> Vec<W>
+where
+    T: Send + Sync,
+    W: Worker<T>,
+{
+    assert_eq!(engines.len(), workers.len(), "one worker per engine");
     std::thread::scope(|scope| {
+        let mut senders = Vec::new();
         let handles: Vec<_> = engines
             .iter_mut()
-            .enumerate()
-            .map(|(index, engine)| {
+            .zip(workers)
+            .map(|(engine, mut worker)| {
+                let (sender, receiver) = sync_channel::<Arc<T>>(AHEAD);
+                senders.push(sender);
                 scope.spawn(move || {
-                    let scoring = scoring(engine.as_ref());
-                    run_cases(cases, engine.as_mut(), scoring, &mut |done, total| {
-                        progress(index, done, total)
-                    })
+                    for item in receiver {
+                        worker.item(engine.as_mut(), &item);
+                    }
+                    worker.finish(engine.as_mut());
+                    worker
                 })
             })
             .collect();
+        for item in items {
+            let item = Arc::new(item);
+            for sender in &senders {
+                // A worker that panicked has dropped its receiver; its join below reports it.
+                let _ = sender.send(Arc::clone(&item));
+            }
+        }
+        drop(senders);
         handles
             .into_iter()
             .map(|h| h.join().expect("an engine thread panicked"))

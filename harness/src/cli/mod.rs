@@ -6,6 +6,7 @@ mod gate;
 mod report;
 mod run;
 mod select;
+mod survey;
 
 use std::process::ExitCode;
 
@@ -48,6 +49,7 @@ enum Command {
     Run(run::Args),
     Report(report::Args),
     Adapters(adapters::Args),
+    Survey(survey::Args),
 }
 
 pub fn execute(cli: Cli) -> Result<Exit, String> {
@@ -56,6 +58,7 @@ pub fn execute(cli: Cli) -> Result<Exit, String> {
         Command::Run(args) => run::execute(args),
         Command::Report(args) => report::execute(args),
         Command::Adapters(args) => adapters::execute(args),
+        Command::Survey(args) => survey::execute(args),
     }
 }
 

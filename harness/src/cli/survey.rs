@@ -1,0 +1,126 @@
+//! `robotstxt-test survey`: every adapter over a corpus of real robots.txt files, and
+//! `survey merge` for shard results.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
+
+use super::select::AdapterArgs;
+use super::Exit;
+
+/// Survey real robots.txt files: how often each parser disagrees with the reference, and why.
+///
+/// Reads every file of `--corpus` (a folder, or a `.tar` / `.tar.xz` of files) as an untrusted
+/// robots.txt body, derives probe queries from each file, asks the reference and every adapter
+/// (all available ones unless `--adapter` names some), and writes `survey.json` and `survey.md`
+/// into `--out`. `--shard K/N` surveys a deterministic 1/N of the files; `survey merge` adds shard
+/// results up.
+#[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Option<Action>,
+    /// A folder of robots.txt files, or a `.tar` or `.tar.xz` archive of them.
+    #[arg(long, value_name = "DIR|ARCHIVE", required = true)]
+    corpus: Option<PathBuf>,
+    /// Survey only the files whose content hash is K-1 modulo N.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    shard: Option<Shard>,
+    /// Where `survey.json` and `survey.md` go.
+    #[arg(long, value_name = "DIR", default_value = "reports")]
+    out: PathBuf,
+    /// Probe queries per file.
+    #[arg(long, value_name = "N", default_value_t = survey::probes::MAX_QUERIES)]
+    max_queries: usize,
+    #[command(flatten)]
+    select: AdapterArgs,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// Add shard results (`survey.json` files) up into one survey, written to `--out`.
+    Merge {
+        #[arg(required = true, value_name = "SURVEY_JSON")]
+        files: Vec<PathBuf>,
+        #[arg(long, value_name = "DIR", default_value = "reports")]
+        out: PathBuf,
+    },
+}
+
+pub fn execute(mut args: Args) -> Result<Exit, String> {
+    if let Some(Action::Merge { files, out }) = args.action {
+        let surveys = files
+            .iter()
+            .map(|f| write::read(f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let merged = merge(surveys)?;
+        write::write(&merged, &out)?;
+        print_summary(&merged);
+        println!("wrote {}", written(&out));
+        return Ok(Exit::Ok);
+    }
+    let corpus = args.corpus.take().ok_or("--corpus is required")?;
+    if !args.select.any() {
+        args.select.adapters.push("all".to_owned());
+    }
+    let mut engines = args.select.open(true)?;
+    if engines.is_empty() {
+        return Err("no adapter to survey".to_owned());
+    }
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template("{spinner} {pos} answers ({per_sec}) {elapsed}")
+            .expect("valid template"),
+    );
+    let options = Options {
+        shard: args.shard,
+        max_queries: args.max_queries,
+    };
+    let started = Instant::now();
+    let result = survey::survey(&corpus, &mut engines, &options, &|_, _| bar.inc(1));
+    bar.finish_and_clear();
+    let result = result?;
+    write::write(&result, &args.out)?;
+    print_summary(&result);
+    println!(
+        "surveyed {} files in {:.1} s; wrote {}",
+        result.files,
+        started.elapsed().as_secs_f64(),
+        written(&args.out)
+    );
+    let mut exit = Exit::Ok;
+    for engine in &engines {
+        if let Some(why) = engine.unavailable() {
+            eprintln!("{}: unavailable or broken: {why}", engine.handshake().name);
+            exit = Exit::Unavailable;
+        }
+    }
+    Ok(exit)
+}
+
+fn written(out: &std::path::Path) -> String {
+    format!(
+        "{} and {}",
+        out.join("survey.md").display(),
+        out.join("survey.json").display()
+    )
+}
+
+fn print_summary(survey: &Survey) {
+    for a in &survey.adapters {
+        println!(
+            "{:<22} {:>6} of {:>6} files disagree ({} checks; {} open-point checks), {} errors, \
+             {} crashes, {} timeouts, {} causes",
+            a.adapter,
+            a.disagreements.files,
+            a.files,
+            a.disagreements.checks,
+            a.open_points.checks,
+            a.errors,
+            a.crashes,
+            a.timeouts,
+            a.causes.len()
+        );
+    }
+}

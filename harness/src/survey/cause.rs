@@ -1,0 +1,359 @@
+//! Why an adapter and the reference disagree: a signature per disagreeing check, and causes that
+//! group signatures.
+//!
+//! A signature is worked out from the disagreement alone, in-process: the two verdicts, whether
+//! the adapter answered as another profile of the reference would, how the reference chose the
+//! record (a named one, the `*` one, none), the rule line that decided and what it holds (`*`,
+//! `$`, `%`, `?`, non-ASCII octets), the kind of probe and the rule it came from, and what is
+//! unusual about the file (lone CR line endings, a byte-order mark, bytes that are not UTF-8, an
+//! HTML page). Being a function of one check, it counts exactly, and shards add up.
+//!
+//! A cause is a group of signatures with the same shape: for now each signature is its own
+//! cause. Per-cause file counts come from the adapter's `file_sets` (how many files disagree with
+//! exactly which signatures), so a file is counted once per cause whatever the grouping.
+
+use std::collections::BTreeMap;
+
+use robotstxt_reference::lines::{field_is, lines, LineKind};
+use robotstxt_reference::rfc9309::matches;
+use robotstxt_reference::{
+    Decision, GroupChoice, MatchedBy, Profile, RuleChoice, RuleKind, Verdict,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::render::visible_text;
+
+use super::probes::{Probe, ProbeKind};
+
+/// What is unusual about a whole file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FileMarks {
+    pub lone_cr: bool,
+    pub bom: bool,
+    pub not_utf8: bool,
+    pub html: bool,
+    pub nul: bool,
+}
+
+impl FileMarks {
+    pub fn of(body: &[u8]) -> FileMarks {
+        let bom = body.starts_with(b"\xEF\xBB\xBF");
+        let text = if bom { &body[3..] } else { body };
+        FileMarks {
+            lone_cr: body
+                .iter()
+                .enumerate()
+                .any(|(i, &b)| b == b'\r' && body.get(i + 1) != Some(&b'\n')),
+            bom,
+            not_utf8: std::str::from_utf8(body).is_err(),
+            html: text
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b == b'<'),
+            nul: body.contains(&0),
+        }
+    }
+
+    fn describe(self) -> Vec<&'static str> {
+        [
+            (self.lone_cr, "lone CR line endings"),
+            (self.bom, "byte-order mark"),
+            (self.not_utf8, "not UTF-8"),
+            (self.html, "an HTML page"),
+            (self.nul, "NUL bytes"),
+        ]
+        .into_iter()
+        .filter_map(|(on, text)| on.then_some(text))
+        .collect()
+    }
+}
+
+/// What a rule value holds beyond plain path characters: `with *, $` and so on; empty when plain.
+fn value_marks(value: &str) -> String {
+    let marks: Vec<&str> = [
+        (value.contains('*'), "*"),
+        (value.ends_with('$'), "$"),
+        (value.contains('%'), "%"),
+        (value.contains('?'), "?"),
+        (!value.is_ascii(), "non-ASCII"),
+    ]
+    .into_iter()
+    .filter_map(|(on, text)| on.then_some(text))
+    .collect();
+    if marks.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", marks.join(" "))
+    }
+}
+
+/// The signature of one disagreeing check: see the module docs. `others` are the profiles of the
+/// reference whose verdict the adapter gave.
+pub fn signature(
+    body: &[u8],
+    marks: &FileMarks,
+    probe: &Probe,
+    decision: &Decision,
+    actual: Verdict,
+    others: &[Profile],
+) -> String {
+    let explanation = &decision.explanation;
+    let (record, records) = explanation.profile.group_words();
+    let mut parts = vec![format!(
+        "reference {}, adapter {}",
+        decision.verdict, actual
+    )];
+    for other in others {
+        parts.push(format!("as {other} says"));
+    }
+    parts.push(match &explanation.groups {
+        GroupChoice::NoGroups => format!("no {records}"),
+        GroupChoice::NoneMatched { .. } => format!("no {record} applies"),
+        GroupChoice::Chosen { groups, by } => {
+            let several = if groups.len() > 1 { " (combined)" } else { "" };
+            match by {
+                MatchedBy::Name => format!("a {record} naming the robot{several}"),
+                MatchedBy::Star => format!("the * {record}{several}"),
+            }
+        }
+    });
+    let mut deciding = None;
+    match &explanation.rule {
+        RuleChoice::NotReached => {}
+        RuleChoice::ImplicitRobotsTxt => parts.push("/robots.txt implicitly allowed".to_owned()),
+        RuleChoice::NoRuleMatched { rules: 0 } => parts.push("no rules".to_owned()),
+        RuleChoice::NoRuleMatched { .. } => parts.push("no rule matches".to_owned()),
+        RuleChoice::Matched {
+            kind, value, line, ..
+        } => {
+            let kind = match kind {
+                RuleKind::Allow => "Allow",
+                RuleKind::Disallow => "Disallow",
+            };
+            parts.push(format!("{kind}{} decides", value_marks(value)));
+            deciding = Some(*line);
+        }
+    }
+    let allow_decided = matches!(
+        explanation.rule,
+        RuleChoice::Matched {
+            kind: RuleKind::Allow,
+            ..
+        }
+    );
+    if !allow_decided && allow_matches(body, &explanation.groups, &probe.query.path) {
+        parts.push("an Allow line matches too".to_owned());
+    }
+    if probe.kind == ProbeKind::Cased {
+        parts.push("case-swapped path".to_owned());
+    }
+    if probe.line.is_some() && probe.line != deciding {
+        if let Some(marks) = probe
+            .value
+            .as_deref()
+            .map(value_marks)
+            .filter(|m| !m.is_empty())
+        {
+            parts.push(format!("probing a rule{marks}"));
+        }
+    }
+    let file = marks.describe();
+    if !file.is_empty() {
+        parts.push(format!("file: {}", file.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// Whether an Allow line of the chosen record(s) matches `path` (as a prefix, or as an RFC 9309
+/// pattern): the line a parser that reads Allow, or reads rules in order, follows.
+fn allow_matches(body: &[u8], groups: &GroupChoice, path: &str) -> bool {
+    let GroupChoice::Chosen { groups, .. } = groups else {
+        return false;
+    };
+    let last = groups.iter().map(|g| g.last_line).max().unwrap_or(0);
+    lines(body)
+        .take_while(|line| line.number <= last)
+        .filter(|line| {
+            groups
+                .iter()
+                .any(|g| (g.first_line..=g.last_line).contains(&line.number))
+        })
+        .any(|line| match line.kind {
+            LineKind::Field { name, value } => {
+                field_is(name, "allow") && !value.is_empty() && matches(value, path.as_bytes())
+            }
+            _ => false,
+        })
+}
+
+/// One disagreement, shown in full: the file, the query, both verdicts, the reference's reasons
+/// and the lines of the file that matter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Example {
+    pub file: String,
+    pub agent: String,
+    pub path: String,
+    pub probe: ProbeKind,
+    pub reference: String,
+    pub adapter: String,
+    pub explanation: String,
+    /// The chosen record's User-agent line, the deciding rule line and the probe's rule line,
+    /// numbered, with invisible bytes made visible.
+    pub lines: Vec<String>,
+}
+
+/// Lines of an example shown per record or rule.
+const EXAMPLE_AGENT_LINES: usize = 2;
+
+impl Example {
+    pub fn of(
+        file: &str,
+        body: &[u8],
+        probe: &Probe,
+        decision: &Decision,
+        actual: Verdict,
+    ) -> Example {
+        let explanation = &decision.explanation;
+        let mut wanted = Vec::new();
+        if let GroupChoice::Chosen { groups, .. } = &explanation.groups {
+            wanted.extend(
+                groups
+                    .iter()
+                    .take(EXAMPLE_AGENT_LINES)
+                    .map(|g| g.agent_line),
+            );
+        }
+        if let RuleChoice::Matched { line, .. } = &explanation.rule {
+            wanted.push(*line);
+        }
+        wanted.extend(probe.line);
+        wanted.sort_unstable();
+        wanted.dedup();
+        Example {
+            file: file.to_owned(),
+            agent: probe.query.agent.clone(),
+            path: probe.query.path.clone(),
+            probe: probe.kind,
+            reference: decision.verdict.as_str().to_owned(),
+            adapter: actual.as_str().to_owned(),
+            explanation: explanation.to_string(),
+            lines: numbered_lines(body, &wanted),
+        }
+    }
+}
+
+/// The lines numbered `wanted` (ascending), as `  12 │ text`. Lines are counted as the reference
+/// counts them: CR, CR LF and LF each end one; a leading byte-order mark is shown.
+fn numbered_lines(body: &[u8], wanted: &[u32]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut wanted = wanted.iter().peekable();
+    let mut rest = body;
+    let mut number = 0u32;
+    while let Some(&&next) = wanted.peek() {
+        if rest.is_empty() {
+            break;
+        }
+        number += 1;
+        let end = rest
+            .iter()
+            .position(|&b| b == b'\r' || b == b'\n')
+            .unwrap_or(rest.len());
+        if number == next {
+            out.push(format!("{number:>5} │ {}", visible_text(&rest[..end])));
+            wanted.next();
+        }
+        let terminator = match &rest[end..] {
+            [b'\r', b'\n', ..] => 2,
+            [] => 0,
+            _ => 1,
+        };
+        rest = &rest[end + terminator..];
+    }
+    out
+}
+
+/// A signature, how often it occurred, and its example: the disagreement in the file whose name
+/// sorts first, so that shards merge into exactly the whole run's choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignatureCount {
+    pub signature: String,
+    /// Files with at least one check of this signature.
+    pub files: usize,
+    pub checks: usize,
+    pub example: Example,
+}
+
+/// A group of signatures with one shape.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cause {
+    pub shape: String,
+    /// Files with at least one check of the cause.
+    pub files: usize,
+    pub checks: usize,
+    /// Its signatures (the first one's example stands for the cause).
+    pub signatures: Vec<String>,
+}
+
+/// A set of signature indices as `file_sets` spells it: `0,3,7`.
+pub fn set_key(set: &[usize]) -> String {
+    set.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The indices of a `file_sets` key; `None` when it is malformed.
+pub fn parse_set_key(key: &str) -> Option<Vec<usize>> {
+    key.split(',').map(|i| i.parse().ok()).collect()
+}
+
+/// The shape a signature is grouped under.
+fn shape_of(signature: &SignatureCount) -> String {
+    signature.signature.clone()
+}
+
+/// Groups `signatures` into causes, most files first, and counts each cause's files from
+/// `file_sets` so that a file is counted once per cause.
+pub fn causes(signatures: &[SignatureCount], file_sets: &BTreeMap<String, usize>) -> Vec<Cause> {
+    let mut by_shape: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (index, signature) in signatures.iter().enumerate() {
+        by_shape.entry(shape_of(signature)).or_default().push(index);
+    }
+    let sets: Vec<(Vec<usize>, usize)> = file_sets
+        .iter()
+        .filter_map(|(key, &files)| parse_set_key(key).map(|set| (set, files)))
+        .collect();
+    let mut causes: Vec<Cause> = by_shape
+        .into_iter()
+        .map(|(shape, mut members)| {
+            // The member with the most files stands first; its example shows the cause.
+            members.sort_by(|&a, &b| {
+                signatures[b]
+                    .files
+                    .cmp(&signatures[a].files)
+                    .then(signatures[a].signature.cmp(&signatures[b].signature))
+            });
+            let files = sets
+                .iter()
+                .filter(|(set, _)| set.iter().any(|i| members.contains(i)))
+                .map(|(_, files)| files)
+                .sum();
+            Cause {
+                shape,
+                files,
+                checks: members.iter().map(|&i| signatures[i].checks).sum(),
+                signatures: members
+                    .iter()
+                    .map(|&i| signatures[i].signature.clone())
+                    .collect(),
+            }
+        })
+        .collect();
+    causes.sort_by(|a, b| {
+        b.files
+            .cmp(&a.files)
+            .then(b.checks.cmp(&a.checks))
+            .then(a.shape.cmp(&b.shape))
+    });
+    causes
+}

@@ -1,0 +1,120 @@
+//! Reading a corpus of robots.txt bodies: every file under a folder, or every file in a `.tar`
+//! or `.tar.xz` archive, streamed one at a time so that no corpus has to fit in memory.
+//!
+//! A file's name is its path under the folder (or inside the archive), with `/` between
+//! components. Folders are read in byte order of their entries' names; archives in archive order.
+
+use std::fs::{self, File};
+use std::io::{self, BufReader, Read};
+use std::path::Path;
+
+/// One robots.txt body and the name it goes by in reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorpusFile {
+    pub name: String,
+    pub body: Vec<u8>,
+}
+
+/// What kind of corpus a path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    Folder,
+    Tar,
+    TarXz,
+}
+
+impl Layout {
+    /// The layout of `path`: a folder, or an archive by its name (`.tar`, `.tar.xz`, `.txz`).
+    pub fn of(path: &Path) -> Result<Layout, String> {
+        let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
+        match name.as_deref() {
+            _ if path.is_dir() => Ok(Layout::Folder),
+            Some(n) if n.ends_with(".tar.xz") || n.ends_with(".txz") => Ok(Layout::TarXz),
+            Some(n) if n.ends_with(".tar") => Ok(Layout::Tar),
+            _ if !path.exists() => Err(format!("{}: no such file or folder", path.display())),
+            _ => Err(format!(
+                "{}: not a folder, a .tar or a .tar.xz archive",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// Calls `visit` with every file of the corpus at `path`, in order, until it returns `false`.
+/// Returns the number of files visited.
+pub fn read_corpus(
+    path: &Path,
+    visit: &mut dyn FnMut(CorpusFile) -> bool,
+) -> Result<usize, String> {
+    let at = |e: io::Error| format!("{}: {e}", path.display());
+    let mut count = 0;
+    let mut counted = |file: CorpusFile| {
+        count += 1;
+        visit(file)
+    };
+    match Layout::of(path)? {
+        Layout::Folder => {
+            read_folder(path, "", &mut counted)?;
+        }
+        Layout::Tar => {
+            read_tar(BufReader::new(File::open(path).map_err(at)?), &mut counted).map_err(at)?
+        }
+        Layout::TarXz => read_tar(
+            xz2::read::XzDecoder::new(BufReader::new(File::open(path).map_err(at)?)),
+            &mut counted,
+        )
+        .map_err(at)?,
+    }
+    Ok(count)
+}
+
+/// Visits the files under `dir` (named `prefix` + their path), depth first in name order.
+/// Returns `false` once `visit` asked to stop.
+fn read_folder(
+    dir: &Path,
+    prefix: &str,
+    visit: &mut dyn FnMut(CorpusFile) -> bool,
+) -> Result<bool, String> {
+    let at = |p: &Path, e: io::Error| format!("{}: {e}", p.display());
+    let mut entries = fs::read_dir(dir)
+        .map_err(|e| at(dir, e))?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| at(dir, e))?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        // Symbolic links to folders are not followed, so a link loop cannot trap the walk.
+        let kind = entry.file_type().map_err(|e| at(&path, e))?;
+        if kind.is_dir() {
+            if !read_folder(&path, &format!("{name}/"), visit)? {
+                return Ok(false);
+            }
+        } else if path.is_file() {
+            let body = fs::read(&path).map_err(|e| at(&path, e))?;
+            if !visit(CorpusFile { name, body }) {
+                return Ok(false);
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Visits the regular files of a tar stream in archive order.
+fn read_tar(reader: impl Read, visit: &mut dyn FnMut(CorpusFile) -> bool) -> io::Result<()> {
+    let mut archive = tar::Archive::new(reader);
+    for entry in archive.entries()? {
+        let mut entry = entry?;
+        if !entry.header().entry_type().is_file() {
+            continue;
+        }
+        let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        let name = name.strip_prefix("./").unwrap_or(&name).to_owned();
+        let mut body = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0).min(1 << 26));
+        entry.read_to_end(&mut body)?;
+        if !visit(CorpusFile { name, body }) {
+            break;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,175 @@
+//! `survey merge`: shard results added up into the survey of the whole corpus.
+//!
+//! Counts add; signatures merge by their text, keeping the example from the file whose name sorts
+//! first; `file_sets` are renumbered and added; causes are grouped again. Merging shards 1..N of
+//! one corpus gives exactly what one run over the whole corpus gives.
+
+use std::collections::BTreeMap;
+
+use super::cause::{self, parse_set_key, set_key, SignatureCount};
+use super::{AdapterSurvey, Disagreements, Shards, Survey, FORMAT};
+
+/// Adds `surveys` (shards of one corpus, surveyed with the same adapters and probe settings) up.
+pub fn merge(surveys: Vec<Survey>) -> Result<Survey, String> {
+    let mut surveys = surveys.into_iter();
+    let mut merged = surveys
+        .next()
+        .ok_or_else(|| "nothing to merge".to_owned())?;
+    check_format(&merged)?;
+    for survey in surveys {
+        check_format(&survey)?;
+        add(&mut merged, survey)?;
+    }
+    if let Some(shards) = &merged.shards {
+        if shards.included.len() == shards.count {
+            merged.shards = None;
+        }
+    }
+    for adapter in &mut merged.adapters {
+        adapter.causes = cause::causes(&adapter.signatures, &adapter.file_sets);
+    }
+    Ok(merged)
+}
+
+fn check_format(survey: &Survey) -> Result<(), String> {
+    if survey.format == FORMAT {
+        Ok(())
+    } else {
+        Err(format!(
+            "format {:?} is not {FORMAT:?}: survey again with this version",
+            survey.format
+        ))
+    }
+}
+
+fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
+    if into.probes != other.probes {
+        return Err("the surveys derived their probes differently".to_owned());
+    }
+    if into.corpus != other.corpus {
+        return Err(format!(
+            "the surveys are of different corpora: {} and {}",
+            into.corpus, other.corpus
+        ));
+    }
+    into.shards = Some(add_shards(into.shards.take(), other.shards.clone())?);
+    let names = |s: &Survey| -> Vec<(String, String)> {
+        s.adapters
+            .iter()
+            .map(|a| (a.adapter.clone(), a.handshake.version.clone()))
+            .collect()
+    };
+    if names(into) != names(&other) {
+        return Err(format!(
+            "the surveys asked different adapters: {:?} and {:?}",
+            names(into),
+            names(&other)
+        ));
+    }
+    into.files += other.files;
+    into.bytes += other.bytes;
+    into.queries += other.queries;
+    into.profiles.files += other.profiles.files;
+    into.profiles.checks += other.profiles.checks;
+    for (a, b) in into.adapters.iter_mut().zip(other.adapters) {
+        add_adapter(a, b)?;
+    }
+    Ok(())
+}
+
+fn add_shards(a: Option<Shards>, b: Option<Shards>) -> Result<Shards, String> {
+    let (Some(mut a), Some(b)) = (a, b) else {
+        return Err("a survey of the whole corpus cannot be merged with anything".to_owned());
+    };
+    if a.count != b.count {
+        return Err(format!(
+            "shards of {} and of {} do not split the corpus the same way",
+            a.count, b.count
+        ));
+    }
+    for k in b.included {
+        if a.included.contains(&k) {
+            return Err(format!("shard {k}/{} is there twice", a.count));
+        }
+        a.included.push(k);
+    }
+    a.included.sort_unstable();
+    Ok(a)
+}
+
+fn add_counts(a: &mut Disagreements, b: &Disagreements) {
+    a.files += b.files;
+    a.checks += b.checks;
+}
+
+fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
+    if a.compared_under != b.compared_under {
+        return Err(format!(
+            "{} was compared under {} and under {}",
+            a.adapter, a.compared_under, b.compared_under
+        ));
+    }
+    a.files += b.files;
+    a.checks += b.checks;
+    add_counts(&mut a.disagreements, &b.disagreements);
+    add_counts(&mut a.open_points, &b.open_points);
+    add_counts(&mut a.norobots_1994, &b.norobots_1994);
+    for (point, checks) in b.open_points_by_point {
+        *a.open_points_by_point.entry(point).or_default() += checks;
+    }
+    a.errors += b.errors;
+    a.crashes += b.crashes;
+    a.timeouts += b.timeouts;
+    a.protocol_errors += b.protocol_errors;
+    a.skipped += b.skipped;
+    a.unavailable = a.unavailable.take().or(b.unavailable);
+
+    // Signatures by text; then both sides' file sets renumbered into the merged order.
+    let a_names = names_of(&a.signatures);
+    let b_names = names_of(&b.signatures);
+    let mut merged: BTreeMap<String, SignatureCount> = BTreeMap::new();
+    for s in a.signatures.drain(..).chain(b.signatures) {
+        match merged.get_mut(&s.signature) {
+            None => {
+                merged.insert(s.signature.clone(), s);
+            }
+            Some(m) => {
+                m.files += s.files;
+                m.checks += s.checks;
+                if s.example.file < m.example.file {
+                    m.example = s.example;
+                }
+            }
+        }
+    }
+    let position: BTreeMap<&str, usize> = merged
+        .keys()
+        .enumerate()
+        .map(|(i, k)| (k.as_str(), i))
+        .collect();
+    let mut sets = BTreeMap::new();
+    for (signatures, file_sets) in [(&a_names, &a.file_sets), (&b_names, &b.file_sets)] {
+        for (key, &files) in file_sets {
+            let set =
+                parse_set_key(key).ok_or_else(|| format!("{}: bad file set {key:?}", a.adapter))?;
+            let mut renumbered = set
+                .iter()
+                .map(|&i| {
+                    signatures
+                        .get(i)
+                        .and_then(|name| position.get(name.as_str()).copied())
+                        .ok_or_else(|| format!("{}: file set {key:?} out of range", a.adapter))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            renumbered.sort_unstable();
+            *sets.entry(set_key(&renumbered)).or_default() += files;
+        }
+    }
+    a.file_sets = sets;
+    a.signatures = merged.into_values().collect();
+    Ok(())
+}
+
+fn names_of(signatures: &[SignatureCount]) -> Vec<String> {
+    signatures.iter().map(|s| s.signature.clone()).collect()
+}

@@ -1,0 +1,501 @@
+//! Surveys: every parser over a corpus of real robots.txt files that come with no expectations.
+//!
+//! Each file ([`corpus`]) gets probe queries derived from its own text ([`probes`]). The reference
+//! answers them in-process under every profile; every adapter answers them as one batch per file,
+//! all adapters side by side ([`crate::run::side_by_side`]). An adapter's answer is compared with
+//! the reference under the profile the adapter claims (`norobots-1994` when it claims neither), and
+//! also under `norobots-1994` for every adapter. A disagreement whose reference verdict hinges on a
+//! point the profile leaves open is set aside as an open point, not counted as a disagreement.
+//! Disagreements are grouped by cause ([`cause`]). Results per adapter are small counters, so a
+//! corpus of any size streams through.
+//!
+//! `--shard K/N` keeps the files whose content hash is `K-1` modulo `N`; [`merge`] adds shard
+//! results up into what one run over the whole corpus gives; [`write`] writes `survey.json` and
+//! `survey.md`.
+
+pub mod cause;
+pub mod corpus;
+pub mod merge;
+pub mod probes;
+pub mod write;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::mpsc::sync_channel;
+use std::sync::OnceLock;
+use std::thread;
+
+use robotstxt_reference::open_points::open_points;
+use robotstxt_reference::{Profile, Robots, Verdict};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{Engine, Fault, Handshake, Query, Reply};
+use crate::run::{side_by_side, Worker};
+
+use self::cause::{Example, FileMarks};
+use self::corpus::{read_corpus, CorpusFile};
+use self::probes::Probe;
+
+/// The `format` field of `survey.json`.
+pub const FORMAT: &str = "robotstxt-test survey 1";
+
+/// Which part of a corpus to survey: `K/N`, the files whose content hash is `K-1` modulo `N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based.
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `K/N` with `1 <= K <= N`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard {text:?}: expected K/N with 1 <= K <= N, for example 2/8");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether this shard holds the file with this body.
+    pub fn holds(self, body: &[u8]) -> bool {
+        fnv1a(body) % self.count as u64 == (self.index - 1) as u64
+    }
+}
+
+/// FNV-1a, 64 bits: a stable hash, the same on every machine and toolchain.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// How a survey runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    pub shard: Option<Shard>,
+    /// Probe queries per file.
+    pub max_queries: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            shard: None,
+            max_queries: probes::MAX_QUERIES,
+        }
+    }
+}
+
+/// A survey's results: the document `survey.json` holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Survey {
+    pub format: String,
+    /// The corpus's file or folder name.
+    pub corpus: String,
+    /// The shards this holds; `null` for the whole corpus.
+    pub shards: Option<Shards>,
+    pub probes: ProbeSettings,
+    /// Files surveyed, their bytes, and probe queries asked of each engine.
+    pub files: usize,
+    pub bytes: u64,
+    pub queries: usize,
+    /// The reference's profiles compared with each other on the same probes.
+    pub profiles: ProfileDifferences,
+    pub adapters: Vec<AdapterSurvey>,
+}
+
+/// Shards `included` of `count`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shards {
+    pub count: usize,
+    /// 1-based, ascending.
+    pub included: Vec<usize>,
+}
+
+/// How probes were derived.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProbeSettings {
+    pub max_queries_per_file: usize,
+    pub max_agents_per_file: usize,
+    pub max_rules_per_file: usize,
+    pub generic_agent: String,
+}
+
+/// Where `rfc9309` and `norobots-1994` answer the same probe differently.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileDifferences {
+    pub files: usize,
+    pub checks: usize,
+}
+
+/// Files and checks on which an adapter and the reference disagree.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Disagreements {
+    pub files: usize,
+    pub checks: usize,
+}
+
+/// One adapter over the corpus.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdapterSurvey {
+    pub adapter: String,
+    pub handshake: Handshake,
+    /// The profile its answers are compared under: the one it claims, else `norobots-1994`.
+    pub compared_under: String,
+    /// Files it answered with verdicts, and the checks in them.
+    pub files: usize,
+    pub checks: usize,
+    /// Against the reference under `compared_under`, open points set aside.
+    pub disagreements: Disagreements,
+    /// Checks (and files holding them) where it differs from the reference only on a point the
+    /// profile leaves open.
+    pub open_points: Disagreements,
+    /// Open-point checks by the point they hinge on (a check may hinge on several).
+    pub open_points_by_point: BTreeMap<String, usize>,
+    /// Against the reference under `norobots-1994`, every difference counted.
+    pub norobots_1994: Disagreements,
+    /// Files the parser refused (an `error` answer), and files lost to faults.
+    pub errors: usize,
+    pub crashes: usize,
+    pub timeouts: usize,
+    pub protocol_errors: usize,
+    /// Files not asked because the adapter was unavailable or broken.
+    pub skipped: usize,
+    /// Why it was unavailable or given up on, if it was.
+    pub unavailable: Option<String>,
+    /// Disagreements grouped by cause, most files first (derived from `signatures` and
+    /// `file_sets`).
+    pub causes: Vec<cause::Cause>,
+    /// Every disagreement signature seen, in signature order.
+    pub signatures: Vec<cause::SignatureCount>,
+    /// How many files disagree with exactly this set of signatures (indices into `signatures`,
+    /// comma-separated): what makes per-cause file counts exact after any grouping and merge.
+    pub file_sets: BTreeMap<String, usize>,
+}
+
+/// One corpus file with its probes and the reference's answers, shared by every engine's thread.
+struct Job {
+    name: String,
+    body: Vec<u8>,
+    marks: FileMarks,
+    probes: Vec<Probe>,
+    queries: Vec<Query>,
+    /// The reference's verdicts, per profile in [`Profile::ALL`] order.
+    reference: Vec<Vec<Verdict>>,
+    /// Open points per profile and query, worked out once, by the first thread that needs them.
+    open: Vec<Vec<OnceLock<Vec<&'static str>>>>,
+}
+
+impl Job {
+    fn new(file: CorpusFile, max_queries: usize) -> Job {
+        let probes = probes::probes(&file.body, max_queries);
+        let queries: Vec<Query> = probes.iter().map(|p| p.query.clone()).collect();
+        let reference = Profile::ALL
+            .iter()
+            .map(|&profile| {
+                let robots = Robots::parse(profile, &file.body);
+                queries
+                    .iter()
+                    .map(|q| verdict(robots.is_allowed(&q.agent, &q.path)))
+                    .collect()
+            })
+            .collect();
+        let open = Profile::ALL
+            .iter()
+            .map(|_| queries.iter().map(|_| OnceLock::new()).collect())
+            .collect();
+        Job {
+            marks: FileMarks::of(&file.body),
+            name: file.name,
+            body: file.body,
+            probes,
+            queries,
+            reference,
+            open,
+        }
+    }
+
+    fn reference(&self, profile: Profile) -> &[Verdict] {
+        &self.reference[profile_index(profile)]
+    }
+
+    fn open_points(&self, profile: Profile, query: usize) -> &[&'static str] {
+        self.open[profile_index(profile)][query].get_or_init(|| {
+            let q = &self.queries[query];
+            open_points(profile, &self.body, &q.agent, &q.path)
+                .into_iter()
+                .map(|p| p.name())
+                .collect()
+        })
+    }
+}
+
+fn profile_index(profile: Profile) -> usize {
+    Profile::ALL
+        .iter()
+        .position(|&p| p == profile)
+        .expect("every profile is in Profile::ALL")
+}
+
+fn verdict(allowed: bool) -> Verdict {
+    if allowed {
+        Verdict::Allowed
+    } else {
+        Verdict::Disallowed
+    }
+}
+
+/// The profile an adapter's answers are compared under.
+pub fn compared_under(handshake: &Handshake) -> Profile {
+    handshake.claimed_profile().unwrap_or(Profile::Norobots1994)
+}
+
+/// One adapter's tally, built on its own thread.
+struct Tally<'p> {
+    engine: usize,
+    compared: Profile,
+    survey: AdapterSurvey,
+    /// Signature → index in `found`, and the signatures with their counts, in first-seen order.
+    index: BTreeMap<String, usize>,
+    found: Vec<cause::SignatureCount>,
+    /// Sets of first-seen indices → files.
+    sets: BTreeMap<Vec<usize>, usize>,
+    done: usize,
+    progress: &'p (dyn Fn(usize, usize) + Sync),
+}
+
+impl Worker<Job> for Tally<'_> {
+    fn item(&mut self, engine: &mut dyn Engine, job: &Job) {
+        let reply = engine.check(&job.name, &job.body, &job.queries);
+        let s = &mut self.survey;
+        match reply {
+            Ok(Reply::Verdicts(verdicts)) if verdicts.len() == job.queries.len() => {
+                s.files += 1;
+                s.checks += verdicts.len();
+                self.compare(job, &verdicts);
+            }
+            Ok(Reply::Verdicts(_)) => s.protocol_errors += 1,
+            Ok(Reply::Rejected(_)) => s.errors += 1,
+            Err(failure) => match failure.fault {
+                Fault::Crash => s.crashes += 1,
+                Fault::Timeout => s.timeouts += 1,
+                Fault::ProtocolError => s.protocol_errors += 1,
+                Fault::Unavailable => s.skipped += 1,
+            },
+        }
+        self.done += 1;
+        (self.progress)(self.engine, self.done);
+    }
+
+    fn finish(&mut self, engine: &mut dyn Engine) {
+        self.survey.unavailable = engine.unavailable().map(str::to_owned);
+    }
+}
+
+impl Tally<'_> {
+    fn compare(&mut self, job: &Job, verdicts: &[Verdict]) {
+        let s = &mut self.survey;
+        let differing = |profile| {
+            job.reference(profile)
+                .iter()
+                .zip(verdicts)
+                .filter(|(r, a)| r != a)
+                .count()
+        };
+        let under_1994 = differing(Profile::Norobots1994);
+        if under_1994 > 0 {
+            s.norobots_1994.files += 1;
+            s.norobots_1994.checks += under_1994;
+        }
+        let expected = job.reference(self.compared);
+        let mut parsed = None;
+        let mut signatures = Vec::new();
+        let mut open_checks = 0;
+        for (query, (&reference, &actual)) in expected.iter().zip(verdicts).enumerate() {
+            if reference == actual {
+                continue;
+            }
+            let points = job.open_points(self.compared, query);
+            if !points.is_empty() {
+                open_checks += 1;
+                for point in points {
+                    *s.open_points_by_point
+                        .entry((*point).to_owned())
+                        .or_default() += 1;
+                }
+                continue;
+            }
+            let robots = parsed.get_or_insert_with(|| Robots::parse(self.compared, &job.body));
+            let probe = &job.probes[query];
+            let decision = robots.decide(&probe.query.agent, &probe.query.path);
+            let others: Vec<Profile> = Profile::ALL
+                .iter()
+                .copied()
+                .filter(|&p| p != self.compared && job.reference(p)[query] == actual)
+                .collect();
+            let signature =
+                cause::signature(&job.body, &job.marks, probe, &decision, actual, &others);
+            let example = || Example::of(&job.name, &job.body, probe, &decision, actual);
+            let index = match self.index.get(&signature) {
+                Some(&index) => index,
+                None => {
+                    self.index.insert(signature.clone(), self.found.len());
+                    self.found.push(cause::SignatureCount {
+                        signature,
+                        files: 0,
+                        checks: 0,
+                        example: example(),
+                    });
+                    self.found.len() - 1
+                }
+            };
+            let entry = &mut self.found[index];
+            entry.checks += 1;
+            s.disagreements.checks += 1;
+            if !signatures.contains(&index) {
+                entry.files += 1;
+                signatures.push(index);
+                if job.name < entry.example.file {
+                    entry.example = example();
+                }
+            }
+        }
+        if open_checks > 0 {
+            s.open_points.files += 1;
+            s.open_points.checks += open_checks;
+        }
+        if !signatures.is_empty() {
+            s.disagreements.files += 1;
+            signatures.sort_unstable();
+            *self.sets.entry(signatures).or_default() += 1;
+        }
+    }
+
+    /// The finished document: signatures in signature order, sets renumbered to match, causes.
+    fn into_survey(self) -> AdapterSurvey {
+        let mut survey = self.survey;
+        let mut order: Vec<usize> = (0..self.found.len()).collect();
+        order.sort_by(|&a, &b| self.found[a].signature.cmp(&self.found[b].signature));
+        let mut renumber = vec![0; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            renumber[old] = new;
+        }
+        let found = self.found;
+        survey.signatures = order.iter().map(|&i| found[i].clone()).collect();
+        for (set, files) in self.sets {
+            let mut set: Vec<usize> = set.into_iter().map(|i| renumber[i]).collect();
+            set.sort_unstable();
+            *survey.file_sets.entry(cause::set_key(&set)).or_default() += files;
+        }
+        survey.causes = cause::causes(&survey.signatures, &survey.file_sets);
+        survey
+    }
+}
+
+/// Surveys the corpus at `corpus` (a folder, `.tar` or `.tar.xz`) against `engines`.
+/// `progress` is called with (engine index, files that engine has answered).
+pub fn survey(
+    corpus: &Path,
+    engines: &mut [Box<dyn Engine>],
+    options: &Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Survey, String> {
+    corpus::Layout::of(corpus)?;
+    let max_queries = options.max_queries.max(1);
+    let shard = options.shard;
+    let (sender, files) = sync_channel::<CorpusFile>(64);
+    let path = corpus.to_owned();
+    let reader = thread::spawn(move || {
+        read_corpus(&path, &mut |file| {
+            if shard.is_some_and(|s| !s.holds(&file.body)) {
+                return true;
+            }
+            // A closed channel means the survey stopped taking files.
+            sender.send(file).is_ok()
+        })
+    });
+    let workers: Vec<Tally> = engines
+        .iter()
+        .enumerate()
+        .map(|(engine, e)| {
+            let handshake = e.handshake().clone();
+            let compared = compared_under(&handshake);
+            Tally {
+                engine,
+                compared,
+                survey: AdapterSurvey {
+                    adapter: handshake.name.clone(),
+                    handshake,
+                    compared_under: compared.name().to_owned(),
+                    files: 0,
+                    checks: 0,
+                    disagreements: Disagreements::default(),
+                    open_points: Disagreements::default(),
+                    open_points_by_point: BTreeMap::new(),
+                    norobots_1994: Disagreements::default(),
+                    errors: 0,
+                    crashes: 0,
+                    timeouts: 0,
+                    protocol_errors: 0,
+                    skipped: 0,
+                    unavailable: None,
+                    causes: Vec::new(),
+                    signatures: Vec::new(),
+                    file_sets: BTreeMap::new(),
+                },
+                index: BTreeMap::new(),
+                found: Vec::new(),
+                sets: BTreeMap::new(),
+                done: 0,
+                progress,
+            }
+        })
+        .collect();
+    let mut totals = (0usize, 0u64, 0usize);
+    let mut profiles = ProfileDifferences::default();
+    let jobs = files.into_iter().map(|file| {
+        let job = Job::new(file, max_queries);
+        totals.0 += 1;
+        totals.1 += job.body.len() as u64;
+        totals.2 += job.queries.len();
+        let differing = (0..job.queries.len())
+            .filter(|&q| job.reference.iter().any(|r| r[q] != job.reference[0][q]))
+            .count();
+        if differing > 0 {
+            profiles.files += 1;
+            profiles.checks += differing;
+        }
+        job
+    });
+    let tallies = side_by_side(jobs, engines, workers);
+    reader
+        .join()
+        .map_err(|_| "the corpus reader panicked".to_owned())??;
+    let (files, bytes, queries) = totals;
+    Ok(Survey {
+        format: FORMAT.to_owned(),
+        corpus: corpus.file_name().map_or_else(
+            || corpus.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        shards: options.shard.map(|s| Shards {
+            count: s.count,
+            included: vec![s.index],
+        }),
+        probes: ProbeSettings {
+            max_queries_per_file: max_queries,
+            max_agents_per_file: probes::MAX_AGENTS,
+            max_rules_per_file: probes::MAX_RULES,
+            generic_agent: probes::GENERIC_AGENT.to_owned(),
+        },
+        files,
+        bytes,
+        queries,
+        profiles,
+        adapters: tallies.into_iter().map(Tally::into_survey).collect(),
+    })
+}

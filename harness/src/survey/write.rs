@@ -1,0 +1,248 @@
+//! `survey.json` and `survey.md`: writing them (atomically) and reading `survey.json` back.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::atomic::write_atomic;
+
+use super::cause::SignatureCount;
+use super::{AdapterSurvey, Survey};
+
+/// Causes shown per adapter in `survey.md`, each with its example; `survey.json` has them all.
+pub const TOP_CAUSES: usize = 10;
+
+/// Writes `survey.json` and `survey.md` into `dir` (created if missing), each atomically.
+pub fn write(survey: &Survey, dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut json = serde_json::to_string_pretty(survey).map_err(|e| e.to_string())?;
+    json.push('\n');
+    write_atomic(&dir.join("survey.json"), json.as_bytes()).map_err(|e| e.to_string())?;
+    write_atomic(&dir.join("survey.md"), markdown(survey).as_bytes()).map_err(|e| e.to_string())
+}
+
+/// Reads a `survey.json`.
+pub fn read(path: &Path) -> Result<Survey, String> {
+    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_slice(&text).map_err(|e| format!("{}: not a survey.json: {e}", path.display()))
+}
+
+/// The human report.
+pub fn markdown(survey: &Survey) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Survey: {}\n", survey.corpus);
+    let shards = match &survey.shards {
+        None => String::new(),
+        Some(s) => {
+            let list: Vec<String> = s
+                .included
+                .iter()
+                .map(|k| format!("{k}/{}", s.count))
+                .collect();
+            format!(" (shards {} only)", list.join(", "))
+        }
+    };
+    let p = &survey.probes;
+    let _ = writeln!(
+        out,
+        "{} files ({:.1} MB) from `{}`{shards}, each an untrusted robots.txt body with no expected \
+         answers. Every file is asked probe queries derived from its own text: every robot it names \
+         (up to {}) and the generic `{}` ask for `/`, and the first {} distinct Allow/Disallow values \
+         become paths (`*` as `x`, a final `$` dropped), each asked with its parent, a child, a \
+         sibling, a case-swapped and a query-string variant by the robot whose group holds the rule; \
+         at most {} queries per file, {} in all.\n",
+        survey.files,
+        survey.bytes as f64 / 1e6,
+        survey.corpus,
+        p.max_agents_per_file,
+        p.generic_agent,
+        p.max_rules_per_file,
+        p.max_queries_per_file,
+        survey.queries,
+    );
+    let _ = writeln!(
+        out,
+        "The reference answers under every profile; each adapter is compared with the reference \
+         under the profile it claims (`norobots-1994` when it claims neither). A difference whose \
+         reference verdict hinges on a point the profile leaves open is an *open point*, not a \
+         disagreement. The last columns compare every adapter with `norobots-1994`, open points \
+         included. Errors are files the parser refused; crashes, timeouts and protocol errors are \
+         files lost to faults (the adapter is restarted).\n"
+    );
+    out.push_str(
+        "| adapter | parser | claims | compared under | files answered | files disagreeing | \
+         checks disagreeing | open-point checks | errors | crashes | timeouts | \
+         vs norobots-1994: files | checks |\n",
+    );
+    out.push_str("|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    for a in &survey.adapters {
+        let h = &a.handshake;
+        let mut timeouts = a.timeouts.to_string();
+        if a.protocol_errors > 0 {
+            let _ = write!(timeouts, " (+{} protocol errors)", a.protocol_errors);
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} {} | {} | {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&a.adapter),
+            cell(&h.parser),
+            cell(&h.version),
+            cell(&h.profile),
+            a.compared_under,
+            a.files,
+            a.disagreements.files,
+            percent(a.disagreements.files, a.files),
+            a.disagreements.checks,
+            a.open_points.checks,
+            a.errors,
+            a.crashes,
+            timeouts,
+            a.norobots_1994.files,
+            a.norobots_1994.checks,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nThe reference's own profiles (`rfc9309` against `norobots-1994`) answer {} checks in {} \
+         files differently.",
+        survey.profiles.checks, survey.profiles.files
+    );
+    for a in &survey.adapters {
+        if a.skipped > 0 {
+            let why = a.unavailable.as_deref().unwrap_or("unavailable");
+            let _ = writeln!(
+                out,
+                "\n**{}** was not asked about {} files: {}",
+                a.adapter,
+                a.skipped,
+                cell(why.lines().next().unwrap_or(why))
+            );
+        }
+    }
+    out.push_str("\n## Causes\n\n");
+    out.push_str(
+        "Each disagreeing check has a signature: both verdicts, the profile of the reference it \
+         agrees with instead (if any), how the reference chose the record or group, the rule line \
+         that decided and what it holds (`*`, `$`, `%`, `?`, non-ASCII), the kind of probe (and the \
+         rule it came from, when another rule decided), and what is unusual about the file. A file \
+         counts once per cause. The most common causes per adapter follow, each with the example \
+         from the file whose name sorts first; `survey.json` lists every one.\n",
+    );
+    for a in &survey.adapters {
+        adapter_causes(&mut out, a);
+    }
+    out
+}
+
+fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
+    let h = &a.handshake;
+    let _ = writeln!(
+        out,
+        "\n### {} ({} {}, compared under {})\n",
+        a.adapter, h.parser, h.version, a.compared_under
+    );
+    if a.causes.is_empty() {
+        out.push_str("No disagreements.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "{} causes in {} files; the {} most common:\n",
+            a.causes.len(),
+            a.disagreements.files,
+            a.causes.len().min(TOP_CAUSES)
+        );
+        out.push_str("| # | cause | files | checks |\n|--:|---|--:|--:|\n");
+        for (i, c) in a.causes.iter().take(TOP_CAUSES).enumerate() {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                i + 1,
+                cell(&c.shape),
+                c.files,
+                c.checks
+            );
+        }
+    }
+    if !a.open_points_by_point.is_empty() {
+        let mut points: Vec<(&String, &usize)> = a.open_points_by_point.iter().collect();
+        points.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+        let list: Vec<String> = points.iter().map(|(p, n)| format!("{p} {n}")).collect();
+        let _ = writeln!(
+            out,
+            "\nOpen points set aside ({} checks in {} files), by point: {}.",
+            a.open_points.checks,
+            a.open_points.files,
+            list.join(", ")
+        );
+    }
+    for (i, c) in a.causes.iter().take(TOP_CAUSES).enumerate() {
+        let Some(s) = c
+            .signatures
+            .first()
+            .and_then(|first| a.signatures.iter().find(|s| &s.signature == first))
+        else {
+            continue;
+        };
+        example(out, i + 1, s);
+    }
+}
+
+fn example(out: &mut String, number: usize, s: &SignatureCount) {
+    let e = &s.example;
+    let _ = writeln!(
+        out,
+        "\n**{number}.** {} — in {}: robot {}, path {}, {} probe: the reference says {}, the adapter {}.\n",
+        cell(&s.signature),
+        code(&e.file),
+        code(&e.agent),
+        code(&e.path),
+        e.probe.as_str(),
+        e.reference,
+        e.adapter
+    );
+    for line in &e.lines {
+        let _ = writeln!(out, "    {line}");
+    }
+    if !e.lines.is_empty() {
+        out.push('\n');
+    }
+    let _ = writeln!(out, "Reference: {}", cell(&e.explanation));
+}
+
+fn percent(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        "–".to_owned()
+    } else {
+        format!("{:.1}%", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+/// Text safe inside a Markdown table cell or paragraph: Markdown's special characters escaped.
+fn cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' | '*' | '_' | '|' | '<' | '>' | '[' | ']' | '`' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as a Markdown code span, whatever backticks it holds.
+fn code(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') || text.is_empty() {
+        " "
+    } else {
+        ""
+    };
+    format!(
+        "{fence}{pad}{}{pad}{fence}",
+        text.replace(['\n', '\r'], " ")
+    )
+}

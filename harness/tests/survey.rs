@@ -1,0 +1,316 @@
+//! The survey over a small generated corpus: counts, causes, faults, shards and their merge,
+//! archives, and the written reports.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use robotstxt_reference::Profile;
+use robotstxt_test::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
+use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
+
+/// The reference under RFC 9309 claiming to implement the 1994 text: it disagrees with the
+/// reference exactly where the two profiles differ.
+struct RfcClaiming1994 {
+    inner: ReferenceEngine,
+    handshake: Handshake,
+}
+
+impl RfcClaiming1994 {
+    fn new() -> RfcClaiming1994 {
+        let inner = ReferenceEngine::new(Profile::Rfc9309);
+        let mut handshake = inner.handshake().clone();
+        handshake.name = "rfc-as-1994".to_owned();
+        handshake.profile = "norobots-1994".to_owned();
+        RfcClaiming1994 { inner, handshake }
+    }
+}
+
+impl Engine for RfcClaiming1994 {
+    fn handshake(&self) -> &Handshake {
+        &self.handshake
+    }
+
+    fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        self.inner.check(id, robots, queries)
+    }
+}
+
+/// The 1994 reference, except that it refuses, crashes on or times out on files by name.
+struct Faulty {
+    inner: ReferenceEngine,
+    handshake: Handshake,
+}
+
+impl Faulty {
+    fn new() -> Faulty {
+        let inner = ReferenceEngine::new(Profile::Norobots1994);
+        let mut handshake = inner.handshake().clone();
+        handshake.name = "faulty".to_owned();
+        handshake.profile = "other".to_owned();
+        Faulty { inner, handshake }
+    }
+}
+
+impl Engine for Faulty {
+    fn handshake(&self) -> &Handshake {
+        &self.handshake
+    }
+
+    fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        let fault = |fault| {
+            Err(Failure {
+                fault,
+                detail: "test".to_owned(),
+            })
+        };
+        match id {
+            "empty.txt" => Ok(Reply::Rejected("empty".to_owned())),
+            "html.txt" => fault(Fault::Crash),
+            "plain.txt" => fault(Fault::Timeout),
+            _ => self.inner.check(id, robots, queries),
+        }
+    }
+}
+
+/// Bodies with known differences between the profiles, and some without.
+fn corpus() -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = vec![
+        // RFC 9309 reads Allow; the 1994 text ignores it: /public and three neighbours differ.
+        ("allow.txt", "User-agent: *\nAllow: /public\nDisallow: /\n"),
+        // RFC 9309 wildcards: /x.gif differs, nothing else does.
+        ("wild.txt", "User-agent: *\nDisallow: /*.gif$\n"),
+        ("plain.txt", "User-agent: *\nDisallow: /tmp/\n"),
+        ("empty.txt", ""),
+        ("html.txt", "<html><body>Not found</body></html>\n"),
+        // Lone CR line endings, in a folder: the `*` group's Allow differs for /bar/open.
+        (
+            "sub/cr-only.txt",
+            "User-agent: BarBot\rDisallow: /bar\r\rUser-agent: *\rAllow: /bar/open\rDisallow: /bar\r",
+        ),
+    ]
+    .into_iter()
+    .map(|(name, body)| (name.to_owned(), body.as_bytes().to_vec()))
+    .collect();
+    // More of the Allow kind, so that every shard holds some.
+    for i in 0..12 {
+        let body = format!("User-agent: *\nAllow: /p{i}\nDisallow: /\n");
+        files.push((format!("more/allow-{i:02}.txt"), body.into_bytes()));
+    }
+    files
+}
+
+fn write_folder(dir: &Path) {
+    for (name, body) in corpus() {
+        let path = dir.join(&name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, body).unwrap();
+    }
+}
+
+fn run(corpus: &Path, shard: Option<Shard>) -> Survey {
+    let mut engines: Vec<Box<dyn Engine>> = vec![
+        Box::new(RfcClaiming1994::new()),
+        Box::new(Faulty::new()),
+        Box::new(ReferenceEngine::new(Profile::Rfc9309)),
+    ];
+    let options = Options {
+        shard,
+        ..Options::default()
+    };
+    survey::survey(corpus, &mut engines, &options, &|_, _| {}).unwrap()
+}
+
+fn folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_folder(dir.path());
+    dir
+}
+
+#[test]
+fn counts_disagreements_faults_and_causes() {
+    let dir = folder();
+    let s = run(dir.path(), None);
+    assert_eq!(s.files, 18);
+    assert_eq!(
+        s.bytes,
+        corpus().iter().map(|(_, b)| b.len() as u64).sum::<u64>()
+    );
+    // allow.txt and the twelve like it: 4 checks each; wild.txt 1; cr-only 4.
+    assert_eq!((s.profiles.files, s.profiles.checks), (15, 13 * 4 + 1 + 4));
+
+    let [rfc, faulty, reference] = &s.adapters[..] else {
+        panic!("three engines")
+    };
+    assert_eq!(rfc.adapter, "rfc-as-1994");
+    assert_eq!(rfc.compared_under, "norobots-1994");
+    assert_eq!(
+        (rfc.files, rfc.errors, rfc.crashes, rfc.timeouts),
+        (18, 0, 0, 0)
+    );
+    assert_eq!(
+        (rfc.disagreements.files, rfc.disagreements.checks),
+        (15, 57)
+    );
+    assert_eq!(rfc.norobots_1994, rfc.disagreements);
+    assert_eq!(rfc.open_points.checks, 0);
+
+    // Causes: the Allow files, the lone-CR file with its Allow, and the wildcard.
+    let causes: BTreeMap<&str, (usize, usize)> = rfc
+        .causes
+        .iter()
+        .map(|c| (c.shape.as_str(), (c.files, c.checks)))
+        .collect();
+    let allow = "reference disallowed, adapter allowed; as rfc9309 says; the * record; \
+                 Disallow decides; an Allow line matches too";
+    assert_eq!(causes[allow], (13, 52), "{causes:#?}");
+    assert_eq!(
+        causes[&*format!("{allow}; file: lone CR line endings")],
+        (1, 4)
+    );
+    let wild = "reference allowed, adapter disallowed; as rfc9309 says; the * record; \
+                no rule matches; probing a rule with * $";
+    assert_eq!(causes[wild], (1, 1), "{causes:#?}");
+    assert_eq!(rfc.causes.len(), 3);
+    assert_eq!(rfc.causes[0].shape, allow, "most files first");
+    // The example is the file whose name sorts first, with its lines.
+    let example = &rfc
+        .signatures
+        .iter()
+        .find(|x| x.signature == allow)
+        .unwrap()
+        .example;
+    assert_eq!(example.file, "allow.txt");
+    assert_eq!(
+        (example.agent.as_str(), example.path.as_str()),
+        ("FooBot", "/public")
+    );
+    assert_eq!(
+        (example.reference.as_str(), example.adapter.as_str()),
+        ("disallowed", "allowed")
+    );
+    assert_eq!(
+        example.lines,
+        [
+            "    1 │ User-agent: *",
+            "    2 │ Allow: /public",
+            "    3 │ Disallow: /"
+        ]
+    );
+
+    // Faults are counted per file and never as disagreements.
+    assert_eq!(faulty.compared_under, "norobots-1994");
+    assert_eq!(
+        (faulty.files, faulty.errors, faulty.crashes, faulty.timeouts),
+        (15, 1, 1, 1)
+    );
+    assert_eq!(faulty.disagreements.files, 0);
+
+    // The reference under RFC 9309 claims it and agrees; against 1994 it differs as the profiles do.
+    assert_eq!(reference.compared_under, "rfc9309");
+    assert_eq!(reference.disagreements.files, 0);
+    assert_eq!(
+        (
+            reference.norobots_1994.files,
+            reference.norobots_1994.checks
+        ),
+        (s.profiles.files, s.profiles.checks)
+    );
+}
+
+#[test]
+fn shards_merge_into_the_whole_survey() {
+    let dir = folder();
+    let whole = run(dir.path(), None);
+    let one = run(dir.path(), Some(Shard::parse("1/2").unwrap()));
+    let two = run(dir.path(), Some(Shard::parse("2/2").unwrap()));
+    assert!(one.files > 0 && two.files > 0, "both shards hold files");
+    assert_eq!(one.files + two.files, whole.files);
+    assert!(one.adapters[0].disagreements.files > 0 && two.adapters[0].disagreements.files > 0);
+    let merged = merge(vec![two.clone(), one.clone()]).unwrap();
+    assert_eq!(merged, whole);
+    assert_eq!(
+        serde_json::to_string(&merged).unwrap(),
+        serde_json::to_string(&whole).unwrap()
+    );
+    // A shard twice, a whole survey, or a different split is refused.
+    assert!(merge(vec![one.clone(), one.clone()])
+        .unwrap_err()
+        .contains("twice"));
+    assert!(merge(vec![one.clone(), whole.clone()]).is_err());
+    let three = run(dir.path(), Some(Shard::parse("1/3").unwrap()));
+    assert!(merge(vec![one.clone(), three]).is_err());
+    // Only part of the shards: still marked as such.
+    assert_eq!(merge(vec![one]).unwrap().shards.unwrap().included, [1]);
+    for bad in ["0/2", "3/2", "2", "a/b", "1/0"] {
+        assert!(Shard::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn archives_read_like_the_folder() {
+    let dir = folder();
+    let whole = run(dir.path(), None);
+    let archives = tempfile::tempdir().unwrap();
+    let tar_path = archives.path().join("corpus.tar");
+    let mut builder = tar::Builder::new(Vec::new());
+    builder.append_dir_all(".", dir.path()).unwrap();
+    let tar = builder.into_inner().unwrap();
+    fs::write(&tar_path, &tar).unwrap();
+    let xz_path = archives.path().join("corpus.tar.xz");
+    let mut encoder = xz2::write::XzEncoder::new(Vec::new(), 6);
+    std::io::Write::write_all(&mut encoder, &tar).unwrap();
+    fs::write(&xz_path, encoder.finish().unwrap()).unwrap();
+    for path in [&tar_path, &xz_path] {
+        let mut from_archive = run(path, None);
+        assert_eq!(from_archive.files, 18);
+        from_archive.corpus = whole.corpus.clone();
+        assert_eq!(from_archive, whole, "{}", path.display());
+    }
+    // Shards of an archive merge like shards of the folder.
+    let parts: Vec<Survey> = (1..=3)
+        .map(|k| run(&xz_path, Some(Shard { index: k, count: 3 })))
+        .collect();
+    let mut merged = merge(parts).unwrap();
+    merged.corpus = whole.corpus.clone();
+    assert_eq!(merged, whole);
+    // Not a corpus.
+    let bad = archives.path().join("corpus.zip");
+    fs::write(&bad, b"PK").unwrap();
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(ReferenceEngine::new(Profile::Rfc9309))];
+    let error = survey::survey(&bad, &mut engines, &Options::default(), &|_, _| {}).unwrap_err();
+    assert!(error.contains("corpus.zip"), "{error}");
+}
+
+#[test]
+fn reports_are_written_atomically_and_read_back() {
+    let dir = folder();
+    let s = run(dir.path(), None);
+    let out = tempfile::tempdir().unwrap();
+    let reports = out.path().join("reports");
+    write::write(&s, &reports).unwrap();
+    assert_eq!(write::read(&reports.join("survey.json")).unwrap(), s);
+    let md = fs::read_to_string(reports.join("survey.md")).unwrap();
+    assert!(md.contains("| rfc-as-1994 | robotstxt-reference 0.1.0 | norobots-1994 | norobots-1994 | 18 | 15 (83.3%) | 57 |"), "{md}");
+    assert!(md.contains("Allow: /public"), "{md}");
+    // Writing again replaces both files and leaves nothing else behind.
+    let mut other = s.clone();
+    other.corpus = "other".to_owned();
+    write::write(&other, &reports).unwrap();
+    assert_eq!(
+        write::read(&reports.join("survey.json")).unwrap().corpus,
+        "other"
+    );
+    let mut names: Vec<String> = fs::read_dir(&reports)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["survey.json", "survey.md"]);
+    // A survey.json that cannot be written keeps what was there.
+    let blocked = out.path().join("blocked");
+    fs::create_dir_all(blocked.join("survey.json")).unwrap();
+    assert!(write::write(&s, &blocked).is_err());
+    assert!(blocked.join("survey.json").is_dir());
+    assert!(!blocked.join("survey.md").exists());
+}
