@@ -290,8 +290,12 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         );
         return out;
     }
-    for (name, profile) in matrix::scorings() {
+    for (_, profile) in matrix::scorings() {
         let total = Cell::of(run.results(profile));
+        let name = match profile {
+            None => format!("its claimed profile ({})", h.profile),
+            Some(p) => p.name().to_owned(),
+        };
         let _ = writeln!(
             out,
             "- under {}: {} passed {}",
