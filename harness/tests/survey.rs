@@ -155,24 +155,39 @@ fn counts_disagreements_faults_and_causes() {
     assert_eq!(rfc.norobots_1994, rfc.disagreements);
     assert_eq!(rfc.open_points.checks, 0);
 
-    // Causes: the Allow files, the lone-CR file with its Allow, and the wildcard.
-    let causes: BTreeMap<&str, (usize, usize)> = rfc
-        .causes
+    // Signatures: the Allow files, the lone-CR file with its Allow, and the wildcard.
+    let signatures: BTreeMap<&str, (usize, usize)> = rfc
+        .signatures
         .iter()
-        .map(|c| (c.shape.as_str(), (c.files, c.checks)))
+        .map(|s| (s.signature.as_str(), (s.files, s.checks)))
         .collect();
     let allow = "reference disallowed, adapter allowed; as rfc9309 says; the * record; \
                  Disallow decides; an Allow line matches too";
-    assert_eq!(causes[allow], (13, 52), "{causes:#?}");
-    assert_eq!(
-        causes[&*format!("{allow}; file: lone CR line endings")],
-        (1, 4)
-    );
+    let cr = format!("{allow}; file: lone CR line endings");
     let wild = "reference allowed, adapter disallowed; as rfc9309 says; the * record; \
                 no rule matches; probing a rule with * $";
-    assert_eq!(causes[wild], (1, 1), "{causes:#?}");
-    assert_eq!(rfc.causes.len(), 3);
-    assert_eq!(rfc.causes[0].shape, allow, "most files first");
+    assert_eq!(signatures[allow], (13, 52), "{signatures:#?}");
+    assert_eq!(signatures[&*cr], (1, 4));
+    assert_eq!(signatures[wild], (1, 1));
+    assert_eq!(signatures.len(), 3);
+    // Causes: the reducer takes the first two to one case, so they are one cause of 14 files.
+    let [first, second] = &rfc.causes[..] else {
+        panic!("two causes: {:#?}", rfc.causes)
+    };
+    assert_eq!(
+        first.shape,
+        "User-agent: * ⏎ Allow: / ⏎ Disallow: / ⏎ FooBot asks for /"
+    );
+    assert_eq!((first.files, first.checks), (14, 56));
+    assert_eq!(first.signatures, [allow, cr.as_str()]);
+    assert_eq!(
+        second.shape,
+        "User-agent: * ⏎ Disallow: * ⏎ FooBot asks for /"
+    );
+    assert_eq!(
+        (second.files, second.checks, &second.signatures[..]),
+        (1, 1, &[wild.to_owned()][..])
+    );
     // The example is the file whose name sorts first, with its lines.
     let example = &rfc
         .signatures

@@ -21,6 +21,8 @@ use robotstxt_reference::{
 };
 use serde::{Deserialize, Serialize};
 
+use crate::engine::Engine;
+use crate::fuzz::{self, Candidate, EngineProbe, Oracle, Probe as _};
 use crate::render::visible_text;
 
 use super::probes::{Probe, ProbeKind};
@@ -200,6 +202,80 @@ pub struct Example {
     /// The chosen record's User-agent line, the deciding rule line and the probe's rule line,
     /// numbered, with invisible bytes made visible.
     pub lines: Vec<String>,
+    /// The same disagreement reduced to a small case, when it was reduced.
+    pub reduced: Option<Reduced>,
+}
+
+/// A disagreement reduced to a small canonical case by the fuzzer's reducer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reduced {
+    /// The body, line by line, numbered, with invisible bytes made visible.
+    pub robots: Vec<String>,
+    pub agent: String,
+    pub path: String,
+}
+
+impl Reduced {
+    /// The reduced case as one line of text: what causes are grouped by.
+    pub fn shape(&self) -> String {
+        let lines: Vec<&str> = self
+            .robots
+            .iter()
+            .map(|l| l.split_once(" │ ").map_or(l.as_str(), |(_, text)| text))
+            .collect();
+        format!(
+            "{} ⏎ {} asks for {}",
+            lines.join(" ⏎ "),
+            self.agent,
+            self.path
+        )
+    }
+}
+
+/// Examples reduced per adapter and run: those of the signatures with the most files. Each
+/// reduction costs up to [`REDUCTION_BUDGET`] candidate bodies asked of the adapter, so this
+/// bounds the time a survey spends reducing.
+pub const REDUCTIONS: usize = 12;
+/// Candidates one reduction may try.
+pub const REDUCTION_BUDGET: usize = 400;
+/// Examples in larger files are not reduced.
+pub const MAX_REDUCED_BODY: usize = 32 << 10;
+
+/// Reduces `example` (found in `body`) against `engine` under `profile`: the reduced case keeps
+/// both verdicts and stays settled by the profile's text.
+pub fn reduce(
+    engine: &mut dyn Engine,
+    profile: Profile,
+    body: Vec<u8>,
+    example: &Example,
+) -> Option<Reduced> {
+    let verdict = |v: &str| match v {
+        "allowed" => Some(Verdict::Allowed),
+        "disallowed" => Some(Verdict::Disallowed),
+        _ => None,
+    };
+    let (reference, theirs) = (verdict(&example.reference)?, verdict(&example.adapter)?);
+    let start = Candidate {
+        body,
+        agent: example.agent.clone(),
+        path: example.path.clone(),
+    };
+    let mut probe = EngineProbe::new(engine, Oracle::new(profile), reference, theirs);
+    if probe.keeps(std::slice::from_ref(&start)) != [true] {
+        return None;
+    }
+    let reduced = fuzz::reduce(start, &mut probe, REDUCTION_BUDGET);
+    let count = 1 + reduced
+        .body
+        .iter()
+        .filter(|&&b| b == b'\n' || b == b'\r')
+        .count() as u32;
+    let numbers: Vec<u32> = (1..=count).collect();
+    Some(Reduced {
+        robots: numbered_lines(&reduced.body, &numbers),
+        agent: reduced.agent,
+        path: reduced.path,
+    })
 }
 
 /// Lines of an example shown per record or rule.
@@ -238,6 +314,7 @@ impl Example {
             adapter: actual.as_str().to_owned(),
             explanation: explanation.to_string(),
             lines: numbered_lines(body, &wanted),
+            reduced: None,
         }
     }
 }
@@ -307,9 +384,12 @@ pub fn parse_set_key(key: &str) -> Option<Vec<usize>> {
     key.split(',').map(|i| i.parse().ok()).collect()
 }
 
-/// The shape a signature is grouped under.
+/// The shape a signature is grouped under: its reduced case, else the signature itself.
 fn shape_of(signature: &SignatureCount) -> String {
-    signature.signature.clone()
+    match &signature.example.reduced {
+        Some(reduced) => reduced.shape(),
+        None => signature.signature.clone(),
+    }
 }
 
 /// Groups `signatures` into causes, most files first, and counts each cause's files from

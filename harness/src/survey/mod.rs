@@ -264,6 +264,8 @@ struct Tally<'p> {
     found: Vec<cause::SignatureCount>,
     /// Sets of first-seen indices → files.
     sets: BTreeMap<Vec<usize>, usize>,
+    /// The body of each signature's example, while small enough to reduce.
+    bodies: Vec<Option<Vec<u8>>>,
     done: usize,
     progress: &'p (dyn Fn(usize, usize) + Sync),
 }
@@ -292,11 +294,35 @@ impl Worker<Job> for Tally<'_> {
     }
 
     fn finish(&mut self, engine: &mut dyn Engine) {
+        self.reduce(engine);
         self.survey.unavailable = engine.unavailable().map(str::to_owned);
     }
 }
 
+/// A body worth keeping for reduction: reducing a larger one against a process takes too long.
+fn reducible(body: &[u8]) -> Option<Vec<u8>> {
+    (body.len() <= cause::MAX_REDUCED_BODY).then(|| body.to_vec())
+}
+
 impl Tally<'_> {
+    /// Reduces the examples of the most common signatures (see [`cause::REDUCTIONS`]).
+    fn reduce(&mut self, engine: &mut dyn Engine) {
+        if engine.unavailable().is_some() {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.found.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&self.found[a], &self.found[b]);
+            b.files.cmp(&a.files).then(a.signature.cmp(&b.signature))
+        });
+        for index in order.into_iter().take(cause::REDUCTIONS) {
+            let Some(body) = self.bodies[index].take() else {
+                continue;
+            };
+            let example = &mut self.found[index].example;
+            example.reduced = cause::reduce(engine, self.compared, body, example);
+        }
+    }
     fn compare(&mut self, job: &Job, verdicts: &[Verdict]) {
         let s = &mut self.survey;
         let differing = |profile| {
@@ -350,6 +376,7 @@ impl Tally<'_> {
                         checks: 0,
                         example: example(),
                     });
+                    self.bodies.push(reducible(&job.body));
                     self.found.len() - 1
                 }
             };
@@ -361,6 +388,7 @@ impl Tally<'_> {
                 signatures.push(index);
                 if job.name < entry.example.file {
                     entry.example = example();
+                    self.bodies[index] = reducible(&job.body);
                 }
             }
         }
@@ -450,6 +478,7 @@ pub fn survey(
                 index: BTreeMap::new(),
                 found: Vec::new(),
                 sets: BTreeMap::new(),
+                bodies: Vec::new(),
                 done: 0,
                 progress,
             }

@@ -123,9 +123,12 @@ pub fn markdown(survey: &Survey) -> String {
         "Each disagreeing check has a signature: both verdicts, the profile of the reference it \
          agrees with instead (if any), how the reference chose the record or group, the rule line \
          that decided and what it holds (`*`, `$`, `%`, `?`, non-ASCII), the kind of probe (and the \
-         rule it came from, when another rule decided), and what is unusual about the file. A file \
-         counts once per cause. The most common causes per adapter follow, each with the example \
-         from the file whose name sorts first; `survey.json` lists every one.\n",
+         rule it came from, when another rule decided), and what is unusual about the file. The \
+         example of each of the most common signatures per adapter (the disagreement in the file \
+         whose name sorts first) is reduced against the adapter to a small canonical case, and \
+         signatures whose examples reduce to the same case form one cause (the case is shown, `⏎` \
+         between its lines). A file counts once per cause. The most common causes per adapter \
+         follow with their examples; `survey.json` lists every signature.\n",
     );
     for a in &survey.adapters {
         adapter_causes(&mut out, a);
@@ -152,14 +155,17 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
         );
         out.push_str("| # | cause | files | checks |\n|--:|---|--:|--:|\n");
         for (i, c) in a.causes.iter().take(TOP_CAUSES).enumerate() {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} |",
-                i + 1,
-                cell(&c.shape),
-                c.files,
-                c.checks
-            );
+            let first = c.signatures.first().map_or("", String::as_str);
+            let shown = if c.shape == first {
+                cell(first)
+            } else {
+                let more = match c.signatures.len() {
+                    1 => String::new(),
+                    n => format!(" (and {} more signatures)", n - 1),
+                };
+                format!("{} — {}{more}", code(&c.shape), cell(first))
+            };
+            let _ = writeln!(out, "| {} | {shown} | {} | {} |", i + 1, c.files, c.checks);
         }
     }
     if !a.open_points_by_point.is_empty() {
@@ -206,6 +212,17 @@ fn example(out: &mut String, number: usize, s: &SignatureCount) {
         out.push('\n');
     }
     let _ = writeln!(out, "Reference: {}", cell(&e.explanation));
+    if let Some(r) = &e.reduced {
+        let _ = writeln!(
+            out,
+            "\nReduced (the same two verdicts): robot {}, path {}\n",
+            code(&r.agent),
+            code(&r.path)
+        );
+        for line in &r.robots {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
 }
 
 fn percent(part: usize, whole: usize) -> String {
