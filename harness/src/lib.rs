@@ -38,6 +38,7 @@ pub mod atomic;
 pub mod cases;
 pub mod engine;
 pub mod expectations;
+pub mod fuzz;
 pub mod junit;
 pub mod located;
 pub mod markup;

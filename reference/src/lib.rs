@@ -38,6 +38,7 @@
 pub mod explain;
 pub mod lines;
 pub mod norobots1994;
+pub mod open_points;
 pub mod rfc9309;
 
 use std::fmt;

@@ -2,7 +2,9 @@
 
 mod adapters;
 mod check;
+mod fuzz;
 mod gate;
+mod minimize;
 mod report;
 mod run;
 mod select;
@@ -50,6 +52,8 @@ enum Command {
     Report(report::Args),
     Adapters(adapters::Args),
     Survey(survey::Args),
+    Fuzz(fuzz::Args),
+    Minimize(minimize::Args),
 }
 
 pub fn execute(cli: Cli) -> Result<Exit, String> {
@@ -59,6 +63,8 @@ pub fn execute(cli: Cli) -> Result<Exit, String> {
         Command::Report(args) => report::execute(args),
         Command::Adapters(args) => adapters::execute(args),
         Command::Survey(args) => survey::execute(args),
+        Command::Fuzz(args) => fuzz::execute(args),
+        Command::Minimize(args) => minimize::execute(args),
     }
 }
 

@@ -1,0 +1,140 @@
+//! `robotstxt-test fuzz`: differential fuzzing of one adapter, through its persistent process.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_test::fuzz::known::Known;
+use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
+use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
+
+use super::select::AdapterArgs;
+use super::Exit;
+
+/// Fuzz one adapter against the reference and write each new disagreement as a case file.
+///
+/// Documents come from a generator seeded with `--seed`: the first N documents of a seed are the
+/// same on every run. Each document goes to the adapter once with all its queries. Every new
+/// scored disagreement (not on a point the profile leaves open) is reduced to a small case and
+/// written to `--out` in the corpus format, ready to move into `cases/`. Disagreements the
+/// adapter's expectations file lists, and findings already in `--out`, are not reported again.
+/// Exit code 1 when new findings were written.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    select: AdapterArgs,
+    /// Seconds to run (default 60 unless --docs is given).
+    #[arg(long, value_name = "SECS")]
+    time: Option<f64>,
+    /// Documents to run: an exact, repeatable amount of work.
+    #[arg(long, value_name = "N")]
+    docs: Option<u64>,
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Where findings go. Default: `fuzz/findings/<adapter>`.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The case corpus, for the checks the expectations file names. Default: `cases`.
+    #[arg(long = "cases", value_name = "DIR")]
+    cases: Vec<PathBuf>,
+    /// Candidates the reducer may try per finding.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
+    budget: usize,
+}
+
+pub fn execute(args: Args) -> Result<Exit, String> {
+    let mut engines = args.select.open(false)?;
+    if engines.len() != 1 {
+        return Err("fuzz drives exactly one adapter: give one --adapter or --adapter-cmd".into());
+    }
+    let engine = engines[0].as_mut();
+    if let Some(why) = engine.unavailable() {
+        eprintln!("{}: unavailable: {why}", engine.handshake().name);
+        return Ok(Exit::Unavailable);
+    }
+    let name = engine.handshake().name.clone();
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("fuzz/findings").join(&name));
+    let cases = if args.cases.is_empty() {
+        vec![PathBuf::from("cases")]
+    } else {
+        args.cases.clone()
+    };
+    let expectations = args
+        .select
+        .adapters_dir
+        .join(&name)
+        .join("expectations.yaml");
+    let mut known = Known::load(&expectations, &cases, &out)?;
+    let time = match (args.time, args.docs) {
+        (Some(secs), _) if !(secs.is_finite() && secs > 0.0) => {
+            return Err(format!("--time {secs} must be a positive number"))
+        }
+        (Some(secs), _) => Some(Duration::from_secs_f64(secs)),
+        (None, Some(_)) => None,
+        (None, None) => Some(Duration::from_secs(60)),
+    };
+    let settings = Settings {
+        seed: args.seed,
+        time,
+        docs: args.docs,
+        budget: args.budget,
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let bar = ProgressBar::new_spinner()
+        .with_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+    let mut written = Vec::new();
+    let mut failed = None;
+    let stats = fuzz(engine, &settings, &mut known, &mut |event| match event {
+        Event::Progress(stats) => bar.set_message(progress(stats)),
+        Event::Finding(finding) => {
+            let file = out.join(format!("{}.yaml", finding.case.name));
+            if let Err(e) = std::fs::write(&file, finding.case.to_yaml()) {
+                failed = Some(format!("{}: {e}", file.display()));
+            }
+            bar.println(format!(
+                "{}  {} lines  {}",
+                file.display(),
+                finding.case.case.body.split(|&b| b == b'\n').count() - 1,
+                finding.signature
+            ));
+            written.push(file);
+        }
+    })?;
+    bar.finish_and_clear();
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    println!("{name}: {}", progress(&stats));
+    println!(
+        "{} new finding(s) in {}; reducing took {:.1} s",
+        written.len(),
+        out.display(),
+        stats.reducing.as_secs_f64()
+    );
+    Ok(if written.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::Failures
+    })
+}
+
+fn progress(s: &Stats) -> String {
+    let secs = s.elapsed.as_secs_f64().max(1e-9);
+    format!(
+        "{:.0} s: {} documents ({:.0}/s), {} checks ({:.0}/s), {} findings; {} differing verdicts, {} on open points, {} known, {} rejected, {} faults",
+        secs,
+        s.docs,
+        s.docs as f64 / secs,
+        s.checks,
+        s.checks as f64 / secs,
+        s.findings,
+        s.different,
+        s.open,
+        s.known,
+        s.rejected,
+        s.faults
+    )
+}

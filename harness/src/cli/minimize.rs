@@ -1,0 +1,99 @@
+//! `robotstxt-test minimize`: reduce one given disagreement and print it as a case file.
+
+use std::path::PathBuf;
+
+use robotstxt_reference::Verdict;
+use robotstxt_test::engine::{Query, Reply};
+use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
+use robotstxt_test::fuzz::session::finding_case;
+use robotstxt_test::fuzz::{reduce, Candidate, EngineProbe, Judgement, Oracle};
+
+use super::select::AdapterArgs;
+use super::Exit;
+
+/// Reduce a disagreement between an adapter and the reference to a small case, printed as YAML.
+///
+/// The robots.txt file, agent and path must show a scored disagreement: the adapter's verdict
+/// differs from the reference's under the profile the adapter claims (or norobots-1994), on a
+/// point that profile settles.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    select: AdapterArgs,
+    /// The robots.txt body, as a file (read as bytes).
+    #[arg(long, value_name = "FILE")]
+    robots: PathBuf,
+    #[arg(long, value_name = "AGENT")]
+    agent: String,
+    #[arg(long, value_name = "PATH")]
+    path: String,
+    /// Candidates the reducer may try.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
+    budget: usize,
+}
+
+pub fn execute(args: Args) -> Result<Exit, String> {
+    let body =
+        std::fs::read(&args.robots).map_err(|e| format!("{}: {e}", args.robots.display()))?;
+    let mut engines = args.select.open(false)?;
+    if engines.len() != 1 {
+        return Err(
+            "minimize drives exactly one adapter: give one --adapter or --adapter-cmd".into(),
+        );
+    }
+    let engine = engines[0].as_mut();
+    if let Some(why) = engine.unavailable() {
+        eprintln!("{}: unavailable: {why}", engine.handshake().name);
+        return Ok(Exit::Unavailable);
+    }
+    let handshake = engine.handshake().clone();
+    let oracle = Oracle::for_engine(&handshake);
+    let query = Query {
+        agent: args.agent.clone(),
+        path: args.path.clone(),
+    };
+    let theirs = match engine.check("minimize", &body, std::slice::from_ref(&query)) {
+        Ok(Reply::Verdicts(v)) if v.len() == 1 => v[0],
+        Ok(Reply::Verdicts(_)) => {
+            return Err("the adapter answered the wrong number of results".into())
+        }
+        Ok(Reply::Rejected(why)) => return Err(format!("the adapter rejects the file: {why}")),
+        Err(failure) => return Err(format!("{}: {}", failure.fault.as_str(), failure.detail)),
+    };
+    let reference: Verdict = match oracle.judge_one(&body, &query, theirs) {
+        Judgement::Agree => {
+            return Err(format!(
+                "no disagreement: {} and the reference both say {theirs}",
+                handshake.name
+            ))
+        }
+        Judgement::Open(points) => {
+            let names: Vec<&str> = points.iter().map(|p| p.name()).collect();
+            return Err(format!(
+                "not a scored disagreement: under {} the decision depends on open points ({})",
+                oracle.profile,
+                names.join(", ")
+            ));
+        }
+        Judgement::Disagree { reference, .. } => reference,
+    };
+    let start = Candidate {
+        body: body.clone(),
+        agent: args.agent,
+        path: args.path,
+    };
+    let mut probe = EngineProbe::new(engine, oracle, reference, theirs);
+    let reduced = reduce(start, &mut probe, args.budget);
+    let origin = format!(
+        "Reduced by `robotstxt-test minimize` against {} {} ({}) from {} ({} bytes, to {} bytes)",
+        handshake.name,
+        handshake.version,
+        handshake.parser,
+        args.robots.display(),
+        body.len(),
+        reduced.body.len()
+    );
+    let case = finding_case(&handshake, oracle, &reduced, reference, theirs, &origin);
+    print!("{}", case.to_yaml());
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,32 @@
+//! Differential fuzzing: find where a parser disagrees with the reference, reduce it to a small
+//! readable case, and write it in the corpus format.
+//!
+//! One generator, one oracle, one reducer, used by the in-process libFuzzer targets (`fuzz/`)
+//! and by the out-of-process `fuzz` and `minimize` commands:
+//!
+//! - [`generate`]: fuzzer input to a robots.txt body ([`document`], [`render`]) and the queries
+//!   asked of it ([`queries`]); a seeded [`generate::SplitMix64`] stands in for libFuzzer.
+//! - [`oracle`]: a scored disagreement, under the profile the parser claims (or 1994), never on a
+//!   point the text leaves open.
+//! - [`reduce`]: lines, tokens, bytes, then the canonical form ([`rewrite`], [`canonical`]),
+//!   keeping the signature; [`probe`] asks the engine about candidates in batches.
+//! - [`case`] writes the case file; [`known`] skips what is already known; [`session`] is the
+//!   out-of-process loop.
+
+pub mod canonical;
+pub mod case;
+pub mod document;
+pub mod generate;
+pub mod known;
+pub mod oracle;
+pub mod probe;
+pub mod queries;
+pub mod reduce;
+pub mod render;
+pub mod rewrite;
+pub mod session;
+
+pub use generate::{sample, Sample, SplitMix64};
+pub use oracle::{Judgement, Oracle, Signature};
+pub use probe::{EngineProbe, Probe};
+pub use reduce::{reduce, Candidate};

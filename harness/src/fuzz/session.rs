@@ -1,0 +1,244 @@
+//! The out-of-process fuzzing loop: documents from a seed, asked of an engine in batches, every
+//! new scored disagreement reduced and turned into a case.
+//!
+//! The engine is any [`Engine`]; the `fuzz` command passes an adapter process. Documents come
+//! from [`SplitMix64`] seeded with `seed`, so for a given seed (and a deterministic parser) the
+//! first N documents, and the findings among them, are the same on every run; a time limit only
+//! decides how many documents there are.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use robotstxt_reference::{Robots, Verdict};
+
+use super::case::{spec_for, FindingCase};
+use super::generate::{sample, SplitMix64};
+use super::known::Known;
+use super::oracle::{Judgement, Oracle, Signature};
+use super::probe::EngineProbe;
+use super::reduce::{reduce, Candidate};
+use crate::engine::{Engine, Handshake, Reply};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub seed: u64,
+    /// Stop after this long.
+    pub time: Option<Duration>,
+    /// Stop after this many documents.
+    pub docs: Option<u64>,
+    /// Candidates the reducer may probe per finding.
+    pub budget: usize,
+}
+
+/// Counts so far.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    pub docs: u64,
+    pub checks: u64,
+    /// Verdicts that differ from the reference's (before judging them).
+    pub different: u64,
+    /// Of those, on open points.
+    pub open: u64,
+    /// Bodies the parser refused.
+    pub rejected: u64,
+    /// Crashes, timeouts, protocol errors.
+    pub faults: u64,
+    /// Reduced disagreements the expectations file lists, or already reported.
+    pub known: u64,
+    pub findings: usize,
+    pub elapsed: Duration,
+    /// Time spent reducing.
+    pub reducing: Duration,
+}
+
+/// One new disagreement, reduced.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub case: FindingCase,
+    pub signature: Signature,
+    /// The document's number in the run (from 0) and its size before reduction.
+    pub document: u64,
+    pub original_size: usize,
+}
+
+/// What the loop reports as it goes.
+pub enum Event<'a> {
+    Progress(&'a Stats),
+    Finding(&'a Finding),
+}
+
+/// Runs the loop until the time or document limit, reporting progress and findings to `events`.
+pub fn fuzz(
+    engine: &mut dyn Engine,
+    settings: &Settings,
+    known: &mut Known,
+    events: &mut dyn FnMut(Event<'_>),
+) -> Result<Stats, String> {
+    let oracle = Oracle::for_engine(engine.handshake());
+    let handshake = engine.handshake().clone();
+    let mut rng = SplitMix64::new(settings.seed);
+    let mut stats = Stats::default();
+    let mut seen: HashSet<Signature> = HashSet::new();
+    let start = Instant::now();
+    let mut last_progress = start;
+    while settings.docs.is_none_or(|n| stats.docs < n)
+        && settings.time.is_none_or(|t| start.elapsed() < t)
+    {
+        let document = stats.docs;
+        stats.docs += 1;
+        let s = sample(&rng.input());
+        if s.queries.is_empty() {
+            continue;
+        }
+        stats.checks += s.queries.len() as u64;
+        let theirs = match engine.check(&format!("fuzz-{document}"), &s.body, &s.queries) {
+            Ok(Reply::Verdicts(v)) => v,
+            Ok(Reply::Rejected(_)) => {
+                stats.rejected += 1;
+                continue;
+            }
+            Err(_) => {
+                stats.faults += 1;
+                if let Some(why) = engine.unavailable() {
+                    return Err(format!("{}: {why}", handshake.name));
+                }
+                continue;
+            }
+        };
+        let reference = oracle.verdicts(&s.body, &s.queries);
+        for (i, query) in s.queries.iter().enumerate() {
+            if reference[i] == theirs[i] {
+                continue;
+            }
+            stats.different += 1;
+            let signature = Signature {
+                adapter: handshake.name.clone(),
+                agent: query.agent.clone(),
+                path: query.path.clone(),
+                reference: reference[i],
+                theirs: theirs[i],
+            };
+            if seen.contains(&signature) {
+                continue;
+            }
+            if let Judgement::Open(_) = oracle.judge(&s.body, query, reference[i], theirs[i]) {
+                stats.open += 1;
+                continue;
+            }
+            seen.insert(signature.clone());
+            let started = Instant::now();
+            let start_case = Candidate {
+                body: s.body.clone(),
+                agent: query.agent.clone(),
+                path: query.path.clone(),
+            };
+            let mut probe = EngineProbe::new(engine, oracle, reference[i], theirs[i]);
+            let reduced = reduce(start_case, &mut probe, settings.budget);
+            stats.reducing += started.elapsed();
+            if known.is_listed(&reduced) || known.is_reported(&reduced, reference[i]) {
+                stats.known += 1;
+                continue;
+            }
+            known.add_reported(&reduced, reference[i]);
+            let origin = format!(
+                "Found by `robotstxt-test fuzz` against {} {} ({}), seed {}, document {document} ({} bytes, reduced to {} bytes)",
+                handshake.name, handshake.version, handshake.parser, settings.seed, s.body.len(), reduced.body.len()
+            );
+            let finding = Finding {
+                case: finding_case(
+                    &handshake,
+                    oracle,
+                    &reduced,
+                    reference[i],
+                    theirs[i],
+                    &origin,
+                ),
+                signature,
+                document,
+                original_size: s.body.len(),
+            };
+            stats.findings += 1;
+            events(Event::Finding(&finding));
+        }
+        if last_progress.elapsed() >= Duration::from_millis(250) {
+            last_progress = Instant::now();
+            stats.elapsed = start.elapsed();
+            events(Event::Progress(&stats));
+        }
+    }
+    stats.elapsed = start.elapsed();
+    events(Event::Progress(&stats));
+    Ok(stats)
+}
+
+/// The case for a reduced disagreement, its note telling where it came from and what each side
+/// says.
+pub fn finding_case(
+    handshake: &Handshake,
+    oracle: Oracle,
+    reduced: &Candidate,
+    reference: Verdict,
+    theirs: Verdict,
+    origin: &str,
+) -> FindingCase {
+    let explanation = Robots::parse(oracle.profile, &reduced.body)
+        .decide(&reduced.agent, &reduced.path)
+        .explanation;
+    let note = format!(
+        "{origin}, on {}. The reference says {reference} ({explanation}); {} says {theirs}.",
+        today(),
+        handshake.name
+    );
+    FindingCase {
+        name: format!("{}-{:08x}", kebab(&handshake.name), fnv(reduced) as u32),
+        spec: spec_for(oracle.profile, reduced),
+        note,
+        case: reduced.clone(),
+        profile: oracle.profile,
+        expect: reference,
+    }
+}
+
+/// A name usable in a case name: lowercase letters and digits joined by single `-`.
+fn kebab(name: &str) -> String {
+    name.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// FNV-1a: a hash that stays the same across Rust versions, for stable case names.
+fn fnv(c: &Candidate) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let parts: [&[u8]; 5] = [
+        &c.body,
+        &[0xff],
+        c.agent.as_bytes(),
+        &[0xff],
+        c.path.as_bytes(),
+    ];
+    for &b in parts.concat().iter() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}

@@ -1,0 +1,252 @@
+//! The fuzzer's reducer, case writer and loop, against engines whose bugs are planted.
+
+use std::time::{Duration, Instant};
+
+use robotstxt_reference::lines::{field_is, lines, LineKind};
+use robotstxt_reference::open_points::open_points;
+use robotstxt_reference::{Profile, Robots, Verdict};
+use robotstxt_test::cases::{load_corpus, Expectation};
+use robotstxt_test::engine::{Engine, Failure, Handshake, Query, Reply};
+use robotstxt_test::fuzz::known::Known;
+use robotstxt_test::fuzz::session::{finding_case, fuzz, Event, Settings};
+use robotstxt_test::fuzz::{reduce, Candidate, EngineProbe, Oracle};
+use robotstxt_test::run::{run_cases, Outcome, Scoring};
+
+/// A 1994 parser with one planted bug: on a body holding a CR LF, when some Disallow value holds
+/// an `x`, every verdict is the reverse of the reference's.
+struct Planted {
+    handshake: Handshake,
+    messages: usize,
+    /// Instead of the CR LF bug: compares paths without regard to case.
+    case_blind: bool,
+}
+
+impl Planted {
+    fn new() -> Planted {
+        Planted {
+            handshake: Handshake {
+                name: "planted".to_owned(),
+                parser: "planted".to_owned(),
+                version: "1.0".to_owned(),
+                language: "Rust".to_owned(),
+                homepage: String::new(),
+                profile: "norobots-1994".to_owned(),
+            },
+            messages: 0,
+            case_blind: false,
+        }
+    }
+}
+
+fn triggered(body: &[u8]) -> bool {
+    body.windows(2).any(|w| w == b"\r\n")
+        && lines(body).any(|l| {
+            matches!(l.kind, LineKind::Field { name, value }
+                if field_is(name, "disallow") && value.contains(&b'x'))
+        })
+}
+
+impl Engine for Planted {
+    fn handshake(&self) -> &Handshake {
+        &self.handshake
+    }
+
+    fn check(&mut self, _: &str, body: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        self.messages += 1;
+        if self.case_blind {
+            let lower = body.to_ascii_lowercase();
+            let robots = Robots::parse(Profile::Norobots1994, &lower);
+            return Ok(Reply::Verdicts(
+                queries
+                    .iter()
+                    .map(
+                        |q| match robots.is_allowed(&q.agent, &q.path.to_ascii_lowercase()) {
+                            true => Verdict::Allowed,
+                            false => Verdict::Disallowed,
+                        },
+                    )
+                    .collect(),
+            ));
+        }
+        let robots = Robots::parse(Profile::Norobots1994, body);
+        let flip = triggered(body);
+        Ok(Reply::Verdicts(
+            queries
+                .iter()
+                .map(|q| match robots.is_allowed(&q.agent, &q.path) != flip {
+                    true => Verdict::Allowed,
+                    false => Verdict::Disallowed,
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// About `size` bytes of settled noise in CR LF, with the planted record in the middle.
+fn noisy_document(size: usize) -> Vec<u8> {
+    let mut body = String::new();
+    let mut i = 0;
+    while body.len() < size {
+        if body.len() >= size / 2 && !body.contains("FooBot") {
+            body.push_str("# the one that matters\r\nUser-agent: FooBot\r\nAllow: /tmp/public\r\n");
+            body.push_str("disallow:   /tmp/x  # temporary\r\nCrawl-delay: 5\r\n\r\n");
+        }
+        body.push_str(&format!(
+            "# record {i}\r\nUser-agent: Bot{i}\r\nUSER-AGENT: Other{i}\r\nDisallow: /p{i}/\r\n\
+             Allow: /q{i}\r\nDisallow: /cgi-bin/{i}.html\r\nSitemap: http://example.com/s{i}.xml\r\n\r\n"
+        ));
+        i += 1;
+    }
+    body.into_bytes()
+}
+
+fn reduce_planted(size: usize) -> (Candidate, Duration, usize) {
+    let start = Candidate {
+        body: noisy_document(size),
+        agent: "FooBot/2.1".to_owned(),
+        path: "/tmp/x/y.html".to_owned(),
+    };
+    let mut engine = Planted::new();
+    let oracle = Oracle::new(Profile::Norobots1994);
+    let began = Instant::now();
+    let reduced = {
+        let mut probe =
+            EngineProbe::new(&mut engine, oracle, Verdict::Disallowed, Verdict::Allowed);
+        reduce(start, &mut probe, 50_000)
+    };
+    (reduced, began.elapsed(), engine.messages)
+}
+
+#[test]
+fn the_reducer_keeps_the_signature_and_reaches_the_canonical_form() {
+    let (reduced, _, _) = reduce_planted(20_000);
+    let text = String::from_utf8_lossy(&reduced.body);
+    assert!(text.len() < 500, "not reduced: {} bytes", text.len());
+    assert_eq!(text, "User-agent: FooBot\nDisallow: /a/x\r\n");
+    assert_eq!(
+        (reduced.agent.as_str(), reduced.path.as_str()),
+        ("FooBot", "/a/x")
+    );
+    // The signature holds: the reference disallows, the planted parser allows, and it is settled.
+    let robots = Robots::parse(Profile::Norobots1994, &reduced.body);
+    assert!(!robots.is_allowed(&reduced.agent, &reduced.path));
+    assert!(triggered(&reduced.body));
+    assert!(open_points(
+        Profile::Norobots1994,
+        &reduced.body,
+        &reduced.agent,
+        &reduced.path
+    )
+    .is_empty());
+}
+
+/// `cargo test --release --test fuzz -- --ignored --nocapture`: the figure in `fuzz/README.md`.
+#[test]
+#[ignore]
+fn benchmark_reducing_100_kb() {
+    let (reduced, elapsed, messages) = reduce_planted(100_000);
+    println!(
+        "100 KB reduced to {} bytes, {} lines, in {:.3} s ({messages} engine messages)",
+        reduced.body.len(),
+        reduced.body.split(|&b| b == b'\n').count() - 1,
+        elapsed.as_secs_f64()
+    );
+    assert!(reduced.body.len() < 60);
+}
+
+#[test]
+fn a_finding_case_reproduces_when_run() {
+    let (reduced, _, _) = reduce_planted(3_000);
+    let engine = Planted::new();
+    let case = finding_case(
+        &engine.handshake,
+        Oracle::new(Profile::Norobots1994),
+        &reduced,
+        Verdict::Disallowed,
+        Verdict::Allowed,
+        "Found by a test",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("planted.yaml"), case.to_yaml()).unwrap();
+    let cases = load_corpus(&[dir.path().to_owned()]).expect("the case file loads");
+    assert_eq!(cases[0].robots, reduced.body);
+    assert_eq!(
+        cases[0].checks[0].expect.for_profile(Profile::Norobots1994),
+        Some(Expectation::Is(Verdict::Disallowed))
+    );
+    let mut engine = Planted::new();
+    let results = run_cases(
+        &cases,
+        &mut engine,
+        Scoring::Claimed(Some(Profile::Norobots1994)),
+        &mut |_, _| {},
+    );
+    assert_eq!(results[0].outcome, Outcome::Fail);
+}
+
+#[test]
+fn a_seed_gives_the_same_findings_and_known_ones_are_not_repeated() {
+    let run = |known: &mut Known| {
+        let mut engine = Planted::new();
+        engine.case_blind = true;
+        let settings = Settings {
+            seed: 3,
+            time: None,
+            docs: Some(60),
+            budget: 5_000,
+        };
+        let mut found = Vec::new();
+        let stats = fuzz(&mut engine, &settings, known, &mut |e| {
+            if let Event::Finding(f) = e {
+                found.push(f.case.to_yaml());
+            }
+        })
+        .unwrap();
+        eprintln!("{stats:?}");
+        assert_eq!(stats.docs, 60);
+        found
+    };
+    let first = run(&mut Known::default());
+    assert!(!first.is_empty(), "the planted bug is found");
+    assert!(first.iter().all(|yaml| yaml.len() < 2000));
+    assert_eq!(first, run(&mut Known::default()));
+    // Written to a folder, the same findings are known to the next run.
+    let dir = tempfile::tempdir().unwrap();
+    for (i, yaml) in first.iter().enumerate() {
+        std::fs::write(dir.path().join(format!("{i}.yaml")), yaml).unwrap();
+    }
+    let mut known = Known::load(&dir.path().join("none.yaml"), &[], dir.path()).unwrap();
+    assert!(run(&mut known).is_empty());
+}
+
+/// Every check the corpus marks `unspecified` must be open to the fuzzer's oracle too; the share
+/// of scored checks it also calls open is printed (it is conservative).
+#[test]
+fn the_oracle_never_scores_what_the_corpus_leaves_open() {
+    let cases = load_corpus(&["../cases".into()]).expect("corpus loads");
+    let (mut scored, mut scored_open) = (0, 0);
+    let mut missed = Vec::new();
+    for case in &cases {
+        for (i, check) in case.checks.iter().enumerate() {
+            for &profile in Profile::ALL {
+                let open = open_points(profile, &case.robots, &check.agent, &check.path);
+                match check.expect.for_profile(profile) {
+                    Some(Expectation::Unspecified) if open.is_empty() => {
+                        missed.push(format!("{}#{i} ({profile})", case.id));
+                    }
+                    Some(Expectation::Unspecified) => {}
+                    Some(Expectation::Is(_)) => {
+                        scored += 1;
+                        scored_open += usize::from(!open.is_empty());
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    println!("{scored_open} of {scored} scored checks are called open by the oracle");
+    assert!(
+        missed.is_empty(),
+        "unspecified in the corpus, settled for the oracle: {missed:#?}"
+    );
+}

@@ -1,0 +1,211 @@
+//! A body as editable lines, for rewriting it into another reading.
+//!
+//! Every alternative reading of an open point is expressed as an edit of this layout: a line's
+//! text replaced (never a line added or removed, so that the line indices one point found stay
+//! valid for every other point's edits), the query's agent replaced, or a rewrite of the whole
+//! rendered body (for bytes that change the line structure itself, such as NUL read as a line end).
+//! Lines are split exactly as [`crate::lines`] splits them: CR, CR LF and LF, after a leading
+//! byte-order mark.
+
+use crate::lines::{classify, LineKind};
+
+/// The UTF-8 encoding of U+FEFF.
+pub(super) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A rewrite of the whole rendered body.
+pub(super) type BodyRewrite = fn(Vec<u8>) -> Vec<u8>;
+
+/// One line: its text and the terminator that ended it (empty for a last line without one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct RawLine {
+    pub text: Vec<u8>,
+    pub end: &'static [u8],
+}
+
+/// A body and a query, ready to be edited and rendered again.
+#[derive(Debug, Clone)]
+pub(super) struct Layout {
+    pub bom: bool,
+    pub lines: Vec<RawLine>,
+    pub agent: String,
+    pub path: String,
+    pub rewrites: Vec<BodyRewrite>,
+}
+
+impl Layout {
+    pub fn new(body: &[u8], agent: &str, path: &str) -> Layout {
+        let (bom, mut rest) = match body.strip_prefix(BOM) {
+            Some(rest) => (true, rest),
+            None => (false, body),
+        };
+        let mut lines = Vec::new();
+        while !rest.is_empty() {
+            let (len, end): (usize, &'static [u8]) =
+                match rest.iter().position(|&b| b == b'\r' || b == b'\n') {
+                    None => (rest.len(), b""),
+                    Some(i) if rest[i..].starts_with(b"\r\n") => (i, b"\r\n"),
+                    Some(i) if rest[i] == b'\r' => (i, b"\r"),
+                    Some(i) => (i, b"\n"),
+                };
+            lines.push(RawLine {
+                text: rest[..len].to_vec(),
+                end,
+            });
+            rest = &rest[len + end.len()..];
+        }
+        Layout {
+            bom,
+            lines,
+            agent: agent.to_owned(),
+            path: path.to_owned(),
+            rewrites: Vec::new(),
+        }
+    }
+
+    /// The body again: identical to the original when nothing was edited.
+    pub fn render(&self) -> Vec<u8> {
+        let mut body = Vec::new();
+        if self.bom {
+            body.extend_from_slice(BOM);
+        }
+        for line in &self.lines {
+            body.extend_from_slice(&line.text);
+            body.extend_from_slice(line.end);
+        }
+        self.rewrites
+            .iter()
+            .fold(body, |body, rewrite| rewrite(body))
+    }
+
+    /// The line's kind as the shared line layer sees it.
+    pub fn kind(&self, index: usize) -> LineKind<'_> {
+        classify(&self.lines[index].text)
+    }
+
+    /// Replaces a line's text. Its terminator stays.
+    pub fn set(&mut self, index: usize, text: impl Into<Vec<u8>>) {
+        self.lines[index].text = text.into();
+    }
+
+    /// Replaces the value of a field line, keeping its name: `name: value`.
+    pub fn set_value(&mut self, index: usize, value: &[u8]) {
+        if let LineKind::Field { name, .. } = self.kind(index) {
+            let mut text = name.to_vec();
+            text.extend_from_slice(b": ");
+            text.extend_from_slice(value);
+            self.set(index, text);
+        }
+    }
+
+    /// Turns a line into a comment: in both profiles the same as the line not being there.
+    pub fn drop_line(&mut self, index: usize) {
+        self.set(index, b"#".to_vec());
+    }
+}
+
+/// Field name and value of a field line, if it is one.
+pub(super) fn field(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    match classify(text) {
+        LineKind::Field { name, value } => Some((name, value)),
+        _ => None,
+    }
+}
+
+/// The characters besides SP and HT that some parsers take for space: the other ASCII and
+/// Unicode white space, as UTF-8.
+const OTHER_SPACE: &[&[u8]] = &[
+    b"\x0b",
+    b"\x0c",
+    b"\x1c",
+    b"\x1d",
+    b"\x1e",
+    b"\x1f",
+    b"\xc2\x85",
+    b"\xc2\xa0",
+    b"\xe1\x9a\x80",
+    b"\xe2\x80\x80",
+    b"\xe2\x80\x81",
+    b"\xe2\x80\x82",
+    b"\xe2\x80\x83",
+    b"\xe2\x80\x84",
+    b"\xe2\x80\x85",
+    b"\xe2\x80\x86",
+    b"\xe2\x80\x87",
+    b"\xe2\x80\x88",
+    b"\xe2\x80\x89",
+    b"\xe2\x80\x8a",
+    b"\xe2\x80\xa8",
+    b"\xe2\x80\xa9",
+    b"\xe2\x80\xaf",
+    b"\xe2\x81\x9f",
+    b"\xe3\x80\x80",
+    b"\xef\xbb\xbf",
+];
+
+fn space_prefix(bytes: &[u8]) -> usize {
+    if matches!(bytes.first(), Some(b' ' | b'\t')) {
+        return 1;
+    }
+    OTHER_SPACE
+        .iter()
+        .find(|s| bytes.starts_with(s))
+        .map_or(0, |s| s.len())
+}
+
+fn space_suffix(bytes: &[u8]) -> usize {
+    if matches!(bytes.last(), Some(b' ' | b'\t')) {
+        return 1;
+    }
+    OTHER_SPACE
+        .iter()
+        .find(|s| bytes.ends_with(s))
+        .map_or(0, |s| s.len())
+}
+
+/// `bytes` without leading and trailing white space of any kind (SP, HT and [`OTHER_SPACE`]).
+pub(super) fn trim_any_space(mut bytes: &[u8]) -> &[u8] {
+    loop {
+        let n = space_prefix(bytes);
+        if n == 0 {
+            break;
+        }
+        bytes = &bytes[n..];
+    }
+    loop {
+        let n = space_suffix(bytes);
+        if n == 0 {
+            break;
+        }
+        bytes = &bytes[..bytes.len() - n];
+    }
+    bytes
+}
+
+/// Whether trimming every kind of white space would change `bytes` beyond SP/HT trimming.
+pub(super) fn has_other_space_edge(bytes: &[u8]) -> bool {
+    trim_any_space(bytes) != crate::lines::trim(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_what_it_split() {
+        for body in [
+            &b"a\r\nb\rc\n\n"[..],
+            b"\xEF\xBB\xBFUser-agent: *\r\r\nx",
+            b"",
+            b"\n\r",
+        ] {
+            assert_eq!(Layout::new(body, "a", "/").render(), body);
+        }
+    }
+
+    #[test]
+    fn trims_other_space() {
+        assert_eq!(trim_any_space(b"\x0c /a\xc2\xa0"), b"/a");
+        assert!(has_other_space_edge(b"\x0c/a"));
+        assert!(!has_other_space_edge(b" /a\x0cb "));
+    }
+}

@@ -1,0 +1,112 @@
+use super::*;
+
+fn open(profile: Profile, body: &str, agent: &str, path: &str) -> Vec<&'static str> {
+    open_points(profile, body.as_bytes(), agent, path)
+        .into_iter()
+        .map(OpenPoint::name)
+        .collect()
+}
+
+fn open94(body: &str, agent: &str, path: &str) -> Vec<&'static str> {
+    open(Profile::Norobots1994, body, agent, path)
+}
+
+#[test]
+fn a_plain_file_is_settled() {
+    let body = "User-agent: FooBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n";
+    for (agent, path) in [
+        ("FooBot", "/a"),
+        ("FooBot", "/b"),
+        ("BarBot", "/b"),
+        ("BarBot", "/a"),
+    ] {
+        assert!(open94(body, agent, path).is_empty(), "{agent} {path}");
+        assert!(
+            open(Profile::Rfc9309, body, agent, path).is_empty(),
+            "{agent} {path}"
+        );
+    }
+}
+
+#[test]
+fn open_points_reach_only_the_queries_they_change() {
+    // The byte-order mark decides FooBot's /a, not anybody's /b.
+    let body = "\u{feff}User-agent: FooBot\nDisallow: /a\n";
+    assert_eq!(open94(body, "FooBot", "/a"), ["byte-order-mark"]);
+    assert!(open94(body, "FooBot", "/b").is_empty());
+    // Substring direction: only the robot whose name the value contains.
+    let body = "User-agent: FooBot BarBot\nDisallow: /a\n";
+    assert_eq!(open94(body, "BarBot", "/a"), ["substring-direction"]);
+    assert!(open94(body, "BazBot", "/a").is_empty());
+    assert!(open94(body, "FooBot", "/b").is_empty());
+}
+
+#[test]
+fn record_structure_points() {
+    let body = "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n";
+    assert_eq!(open94(body, "b", "/x"), ["user-agent-after-disallow"]);
+    assert!(open94(body, "c", "/x").is_empty());
+    let body = "User-agent: FooBot\n\nDisallow: /a\n";
+    assert!(open94(body, "FooBot", "/a").contains(&"disallow-outside-record"));
+    let body = "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n";
+    assert_eq!(open94(body, "BarBot", "/b"), ["several-star-records"]);
+    let body = "User-agent: FooBot\n\nUser-agent: *\nDisallow: /a\n";
+    assert_eq!(open94(body, "FooBot", "/a"), ["record-without-disallow"]);
+    let body = "User-agent: FooBot\nDisallow:\nDisallow: /a\n";
+    assert_eq!(
+        open94(body, "FooBot", "/a"),
+        ["empty-and-non-empty-disallow"]
+    );
+}
+
+#[test]
+fn bytes_and_syntax_points() {
+    assert_eq!(
+        open94("User-agent: FooBot\nDisallow: /a\0b\n", "FooBot", "/a"),
+        ["nul"]
+    );
+    assert_eq!(
+        open94("User-agent: FooBot\nDisallow /a\n", "FooBot", "/a"),
+        ["missing-colon"]
+    );
+    assert_eq!(
+        open94("User-agent: FooBot\n Disallow: /a\n", "FooBot", "/a"),
+        ["loose-field-syntax"]
+    );
+    assert_eq!(
+        open94("User-agent: FooBot\nDisallow:\x0c/a\n", "FooBot", "/a"),
+        ["other-white-space"]
+    );
+    let latin1 = b"User-agent: FooBot\nDisallow: /caf\xe9\n";
+    assert!(!open_points(Profile::Norobots1994, latin1, "FooBot", "/caf%E9").is_empty());
+}
+
+#[test]
+fn rfc9309_points() {
+    let rfc = |body: &str, agent: &str, path: &str| open(Profile::Rfc9309, body, agent, path);
+    assert_eq!(
+        rfc("User-agent: FooBot\nDisalow: /a\n", "FooBot", "/a"),
+        ["misspelling"]
+    );
+    assert_eq!(
+        rfc("User-agent: foo\nDisallow: /a\n", "FooBot", "/a"),
+        ["token-substring"]
+    );
+    assert_eq!(
+        rfc("User-agent: *\nDisallow:\n", "FooBot", "/a"),
+        ["empty-pattern"]
+    );
+    assert!(rfc("User-agent: *\nDisallow: /a\n", "FooBot/2.1", "/a").is_empty());
+    assert_eq!(
+        rfc(
+            "User-agent: *\nDisallow: /a*\nAllow: /ab\n",
+            "FooBot",
+            "/ab"
+        ),
+        ["match-length"]
+    );
+    assert_eq!(
+        rfc("User-agent: *\nDisallow: /%7Ea\n", "FooBot", "/~a"),
+        ["percent-encoding"]
+    );
+}
