@@ -330,6 +330,24 @@ fn exit_codes() {
         .code,
         2
     );
+    let one_file = s.run(
+        "run",
+        &[
+            "--adapter-cmd",
+            &cmd,
+            "--adapter-cmd",
+            &cmd,
+            "--expectations-from-adapters",
+            "--update-expectations",
+            "x.yaml",
+        ],
+    );
+    assert_eq!(one_file.code, 2, "{one_file:?}");
+    assert!(
+        one_file.stderr.contains("one file cannot hold 2 adapters"),
+        "{one_file:?}"
+    );
+    assert!(!s.path("x.yaml").exists());
     // 3: an adapter that cannot start, with or without expectations.
     let missing = s.run("run", &["--adapter-cmd", "/nonexistent/adapter"]);
     assert_eq!(missing.code, 3, "{missing:?}");

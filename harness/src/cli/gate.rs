@@ -64,6 +64,14 @@ impl GateArgs {
             ));
         }
         let update = self.update_expectations.as_ref();
+        if let (Some(Some(file)), true) = (update, engines.len() > 1) {
+            return Err(format!(
+                "--update-expectations {}: one file cannot hold {} adapters' expectations; \
+                 give no FILE with --expectations-from-adapters to write each adapter's own",
+                file.display(),
+                engines.len()
+            ));
+        }
         let mut plans = Vec::new();
         for (engine, dir) in engines {
             let name = &engine.handshake().name;
