@@ -2,7 +2,9 @@
 //!
 //! The suite is data: YAML case files under `cases/`. This crate loads them ([`cases`]), runs
 //! them against engines ([`engine`], [`run`]) — the reference implementation under a profile, or
-//! a real parser behind an adapter process — and shows what it found ([`render`]).
+//! a real parser behind an adapter process — and shows what it found ([`render`]). Runs can be
+//! judged against an adapter's known differences ([`expectations`]) and written for CI
+//! ([`junit`], [`summary`]); [`report`] builds the published compatibility reports.
 //!
 //! # The case format
 //!
