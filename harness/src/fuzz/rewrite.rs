@@ -114,6 +114,19 @@ fn query(r: &mut Reducer<'_>) {
         })
         .collect();
     r.try_each(candidates);
+    // The agent and the User-agent values written like it, renamed together.
+    let old = r.best.agent.clone();
+    if !AGENTS.contains(&old.as_str()) {
+        let candidates = AGENTS
+            .iter()
+            .map(|a| Candidate {
+                body: rename_values(&r.best.body, &old, a),
+                agent: (*a).to_owned(),
+                path: r.best.path.clone(),
+            })
+            .collect();
+        r.try_each(candidates);
+    }
     let path = r.best.path.clone();
     let mut shorter: Vec<String> = Vec::new();
     if let Some(q) = path.find('?') {
@@ -283,6 +296,24 @@ fn replace_in(text: &[u8], word: &str, to: &str) -> Vec<u8> {
             out.extend_from_slice(found);
         }
         i = end;
+    }
+    out
+}
+
+/// The body with every User-agent value equal to `old` (ignoring case) replaced by `new`.
+fn rename_values(body: &[u8], old: &str, new: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    for (text, end) in split(body) {
+        match classify(text) {
+            LineKind::Field { name, value }
+                if name.eq_ignore_ascii_case(b"user-agent")
+                    && value.eq_ignore_ascii_case(old.trim().as_bytes()) =>
+            {
+                out.extend_from_slice(&field_text(name, new.as_bytes()));
+            }
+            _ => out.extend_from_slice(text),
+        }
+        out.extend_from_slice(end);
     }
     out
 }

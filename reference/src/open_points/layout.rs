@@ -89,7 +89,10 @@ impl Layout {
 
     /// Replaces the value of a field line, keeping its name: `name: value`.
     pub fn set_value(&mut self, index: usize, value: &[u8]) {
-        if let LineKind::Field { name, .. } = self.kind(index) {
+        if let LineKind::Field { name, value: old } = self.kind(index) {
+            if old == value {
+                return;
+            }
             let mut text = name.to_vec();
             text.extend_from_slice(b": ");
             text.extend_from_slice(value);

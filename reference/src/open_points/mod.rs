@@ -210,6 +210,7 @@ fn depends(profile: Profile, original: &Layout, settled: bool, depth: usize) -> 
             // matched as the text says.
             || (depth > 0
                 && layout.agent == original.agent
+                && (layout.path != original.path || body != original.render())
                 && !depends(profile, layout, settled, depth - 1).is_empty())
     };
     let mut points = found.present;

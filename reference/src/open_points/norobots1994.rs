@@ -272,7 +272,12 @@ fn records_points(layout: &Layout, found: &mut Found, name: &[u8]) {
     if naming == 0 && stars >= 2 {
         found.touch(OpenPoint::SeveralStarRecords);
     }
-    if outside.iter().any(|&i| !value(layout, i).is_empty()) {
+    // Read as part of some record, such a line can only disallow the paths it is a prefix of.
+    let path = layout.path.as_bytes();
+    if outside.iter().any(|&i| {
+        let v = value(layout, i);
+        !v.is_empty() && path.len() >= v.len() && path[..v.len()].eq_ignore_ascii_case(v)
+    }) {
         found.touch(OpenPoint::DisallowOutsideRecord);
     }
     // A User-agent line after Disallow lines: the other reading joins it to the record above, as
@@ -411,7 +416,7 @@ fn rule_values(layout: &Layout, found: &mut Found) {
                                 .iter()
                                 .position(|&b| b == b'/')
                                 .map_or(&b"/"[..], |p| &rest[p..]);
-                            l.set_value(i, &path.to_vec());
+                            l.set_value(i, path);
                         }
                     }
                 }),

@@ -146,11 +146,24 @@ fn product_tokens(layout: &Layout, found: &mut Found) {
     }
     // Or the whole string is the token, which then names no group written as a bare token.
     words.insert(0, "\u{1}".to_owned());
-    let edits: Vec<Edit> = words
+    let mut edits: Vec<Edit> = words
         .into_iter()
         .take(8)
         .map(|word| -> Edit { Box::new(move |l: &mut Layout| l.agent = word.clone()) })
         .collect();
+    // Or the whole string is the token, and a user-agent line written with exactly that string
+    // names it: both are renamed to one fresh token.
+    let whole = layout.agent.clone();
+    let named: Vec<usize> = lines_of(layout, &["user-agent"])
+        .into_iter()
+        .filter(|&i| value(layout, i).eq_ignore_ascii_case(whole.trim().as_bytes()))
+        .collect();
+    if !named.is_empty() {
+        edits.push(Box::new(move |l: &mut Layout| {
+            l.agent = "Zz".to_owned();
+            named.iter().for_each(|&i| l.set_value(i, b"Zz"));
+        }));
+    }
     found.reading(OpenPoint::ProductToken, edits);
 }
 
@@ -257,10 +270,17 @@ fn rules(layout: &Layout, found: &mut Found) {
     }
     let rules = lines_of(layout, &["allow", "disallow"]);
     let first_agent = lines_of(layout, &["user-agent"]).first().copied();
-    if rules
-        .iter()
-        .any(|&i| first_agent.is_none_or(|a| i < a) && !value(layout, i).is_empty())
-    {
+    if rules.iter().any(|&i| {
+        let v = value(layout, i);
+        first_agent.is_none_or(|a| i < a)
+            && !v.is_empty()
+            && (matches(&normalize_rule(v), &uri)
+                || layout.path.as_bytes().starts_with(v)
+                || matches(
+                    &normalize_rule(&v.to_ascii_lowercase()),
+                    &uri.to_ascii_lowercase(),
+                ))
+    }) {
         // §2.2.2: such rules SHOULD be ignored; the corpus leaves them open.
         found.touch(OpenPoint::DisallowOutsideRecord);
     }
@@ -370,15 +390,33 @@ fn rules(layout: &Layout, found: &mut Found) {
         })
         .collect();
     if !not_path.is_empty() {
+        let same = not_path.clone();
         found.reading(
             OpenPoint::PatternNotAPath,
-            vec![Box::new(move |l: &mut Layout| {
-                for &i in &not_path {
-                    let mut v = b"/".to_vec();
-                    v.extend_from_slice(value(l, i));
-                    l.set_value(i, &v);
-                }
-            })],
+            vec![
+                Box::new(move |l: &mut Layout| {
+                    for &i in &same {
+                        let mut v = b"/".to_vec();
+                        v.extend_from_slice(value(l, i));
+                        l.set_value(i, &v);
+                    }
+                }),
+                // A full URL read as its path.
+                Box::new(move |l: &mut Layout| {
+                    for &i in &not_path {
+                        let v = value(l, i).to_vec();
+                        if let Some(scheme) = v.windows(3).position(|w| w == b"://") {
+                            let rest = &v[scheme + 3..];
+                            let path = rest
+                                .iter()
+                                .position(|&b| b == b'/')
+                                .map_or(&b"/"[..], |p| &rest[p..])
+                                .to_vec();
+                            l.set_value(i, &path);
+                        }
+                    }
+                }),
+            ],
         );
     }
 }

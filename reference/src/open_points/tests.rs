@@ -105,8 +105,5 @@ fn rfc9309_points() {
         ),
         ["match-length"]
     );
-    assert_eq!(
-        rfc("User-agent: *\nDisallow: /%7Ea\n", "FooBot", "/~a"),
-        ["percent-encoding"]
-    );
+    assert!(rfc("User-agent: *\nDisallow: /%7Ea\n", "FooBot", "/~a").contains(&"percent-encoding"));
 }

@@ -1,0 +1,14 @@
+//! The libFuzzer targets' checks, as library functions: the targets in `fuzz_targets/` call
+//! them, and so does `tests/replay.rs`, which replays every saved input on stable Rust.
+//!
+//! - [`reference_robustness`]: any bytes; the reference never panics, and its decisions do not
+//!   change when line endings are rewritten or a comment line is inserted ([`robustness`]).
+//! - [`differential_rust`]: the harness's generator, oracle and reducer against the Rust parser
+//!   crates linked in process ([`engines`], [`differential`]).
+
+pub mod differential;
+pub mod engines;
+pub mod robustness;
+
+pub use differential::differential_rust;
+pub use robustness::reference_robustness;

@@ -1,0 +1,44 @@
+//! Replays every saved input under `regressions/<target>/` through the target's checks, on
+//! stable Rust, without libFuzzer.
+
+use std::path::Path;
+
+fn inputs(target: &str) -> Vec<(String, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("regressions")
+        .join(target);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no saved inputs in {}", dir.display());
+    files
+        .into_iter()
+        .map(|p| (p.display().to_string(), std::fs::read(&p).unwrap()))
+        .collect()
+}
+
+#[test]
+fn reference_robustness_inputs() {
+    for (name, data) in inputs("reference_robustness") {
+        println!("{name}");
+        robotstxt_fuzz::reference_robustness(&data);
+    }
+}
+
+#[test]
+fn differential_rust_inputs() {
+    for (name, data) in inputs("differential_rust") {
+        let outcome = robotstxt_fuzz::differential_rust(&data);
+        println!(
+            "{name}: {} finding(s), {} refusal(s)",
+            outcome.findings.len(),
+            outcome.refused.len()
+        );
+        for (parser, message) in &outcome.refused {
+            println!("  {parser} refused: {message}");
+        }
+    }
+}
