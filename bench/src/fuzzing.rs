@@ -1,0 +1,50 @@
+//! Benchmark 3: out-of-process differential fuzzing against one adapter, in checks per second.
+//! The same loop as `robotstxt-test fuzz`; reductions are timed apart, since they depend on what
+//! is found rather than on the protocol's speed.
+
+use std::time::Duration;
+
+use robotstxt_test::adapter::{self, Adapter, Limits};
+use robotstxt_test::fuzz::known::Known;
+use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
+use robotstxt_test::fuzz::session::{fuzz, Settings, Stats};
+
+pub struct Figure {
+    pub adapter: String,
+    pub stats: Stats,
+}
+
+impl Figure {
+    pub fn checks_per_second(&self) -> f64 {
+        self.stats.checks as f64 / self.stats.elapsed.as_secs_f64()
+    }
+
+    /// Excluding the time spent reducing findings.
+    pub fn checks_per_second_asking(&self) -> f64 {
+        let asking = self.stats.elapsed.saturating_sub(self.stats.reducing);
+        self.stats.checks as f64 / asking.as_secs_f64()
+    }
+}
+
+pub fn run(adapter: &Adapter, seconds: u64) -> Result<Figure, String> {
+    let mut engine = adapter::open(adapter, Limits::default(), &mut |line| eprintln!("{line}"));
+    if let Some(why) = engine.unavailable() {
+        return Err(format!("{}: {why}", adapter.name()));
+    }
+    let settings = Settings {
+        seed: 1,
+        time: Some(Duration::from_secs(seconds)),
+        docs: None,
+        budget: DEFAULT_BUDGET,
+    };
+    let stats = fuzz(
+        engine.as_mut(),
+        &settings,
+        &mut Known::default(),
+        &mut |_| {},
+    )?;
+    Ok(Figure {
+        adapter: adapter.name().to_owned(),
+        stats,
+    })
+}

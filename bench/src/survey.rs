@@ -1,0 +1,32 @@
+//! Benchmark 4: the survey of a real corpus against every available adapter, wall time.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use robotstxt_test::adapter::{self, Adapter, Limits};
+use robotstxt_test::engine::Engine;
+use robotstxt_test::survey::{survey, Options};
+
+pub struct Figure {
+    pub files: usize,
+    pub adapters: usize,
+    pub start: Duration,
+    pub run: Duration,
+}
+
+pub fn run(corpus: &Path, adapters: &[Adapter]) -> Result<Figure, String> {
+    let started = Instant::now();
+    let mut engines: Vec<Box<dyn Engine>> = adapters
+        .iter()
+        .map(|a| adapter::open(a, Limits::default(), &mut |line| eprintln!("{line}")))
+        .collect();
+    let start = started.elapsed();
+    let started = Instant::now();
+    let result = survey(corpus, &mut engines, &Options::default(), &|_, _| {})?;
+    Ok(Figure {
+        files: result.files,
+        adapters: engines.len(),
+        start,
+        run: started.elapsed(),
+    })
+}
