@@ -16,9 +16,10 @@ pub const WORDS: [&str; 5] = ["a", "b", "c", "d", "e"];
 /// Field names as the texts spell them.
 const FIELDS: [&str; 5] = ["User-agent", "Disallow", "Allow", "Sitemap", "Crawl-delay"];
 
-/// Lower is better: (departures from the canonical form, lines, bytes, query length).
+/// Lower is better: (departures from the canonical form, lines, bytes, query length, how far
+/// down the lists of names and words the case reaches: `FooBot` and `a` before `BarBot` and `b`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Score(pub usize, pub usize, pub usize, pub usize);
+pub struct Score(pub usize, pub usize, pub usize, pub usize, pub usize);
 
 impl Score {
     pub fn of(c: &Candidate) -> Score {
@@ -30,8 +31,36 @@ impl Score {
         }
         odd += usize::from(!AGENTS.contains(&c.agent.as_str()));
         odd += usize::from(!is_canonical_path(c.path.as_bytes()));
-        Score(odd, lines.len(), c.body.len(), c.agent.len() + c.path.len())
+        Score(
+            odd,
+            lines.len(),
+            c.body.len(),
+            c.agent.len() + c.path.len(),
+            rank(&c.body) + rank(c.agent.as_bytes()) + rank(c.path.as_bytes()),
+        )
     }
+}
+
+/// Later names count more: each `BarBot` 1, each `BazBot` 2, each one-letter path word its
+/// distance from `a`.
+fn rank(text: &[u8]) -> usize {
+    let mut rank = 0;
+    for window in text.windows(6) {
+        rank += AGENTS
+            .iter()
+            .position(|a| window.eq_ignore_ascii_case(a.as_bytes()))
+            .unwrap_or(0);
+    }
+    for (i, &b) in text.iter().enumerate() {
+        let word = b.is_ascii_lowercase()
+            && i > 0
+            && text[i - 1] == b'/'
+            && text.get(i + 1).is_none_or(|n| !n.is_ascii_alphanumeric());
+        if word {
+            rank += usize::from(b - b'a');
+        }
+    }
+    rank
 }
 
 /// The body's lines with their terminators, split as the texts split them (CR, CR LF, LF).

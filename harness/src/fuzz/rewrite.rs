@@ -62,6 +62,8 @@ fn endings(r: &mut Reducer<'_>) {
 
 /// Field lines as `Name: value` with the canonical spelling: all at once, else one by one.
 fn field_lines(r: &mut Reducer<'_>) {
+    other_fields(r);
+    agent_values(r);
     let rewritten = |text: &[u8]| -> Option<Vec<u8>> {
         let LineKind::Field { name, value } = classify(text) else {
             return None;
@@ -316,4 +318,36 @@ fn rename_values(body: &[u8], old: &str, new: &str) -> Vec<u8> {
         out.extend_from_slice(end);
     }
     out
+}
+
+/// A field of no known name written as `Sitemap`, the plainest of the other fields: many
+/// disagreements are about any line that is not a rule, whatever its name.
+fn other_fields(r: &mut Reducer<'_>) {
+    for i in 0..split(&r.best.body).len() {
+        let (text, _) = owned_lines(&r.best.body).swap_remove(i);
+        if let LineKind::Field { name, value } = classify(&text) {
+            if canonical_field(name).is_none() {
+                let candidate = with_line(&r.best, i, &field_text(b"Sitemap", value));
+                r.try_each(vec![candidate]);
+            }
+        }
+    }
+}
+
+/// User-agent values that are not canonical (empty, odd bytes) tried as `*` and as the agent.
+fn agent_values(r: &mut Reducer<'_>) {
+    for i in 0..split(&r.best.body).len() {
+        let (text, _) = owned_lines(&r.best.body).swap_remove(i);
+        if let LineKind::Field { name, value } = classify(&text) {
+            let canonical = value == b"*" || AGENTS.iter().any(|a| a.as_bytes() == value);
+            if name.eq_ignore_ascii_case(b"user-agent") && !canonical {
+                let agent = r.best.agent.clone();
+                let candidates = [b"*".as_slice(), agent.as_bytes()]
+                    .into_iter()
+                    .map(|v| with_line(&r.best, i, &field_text(name, v)))
+                    .collect();
+                r.try_each(candidates);
+            }
+        }
+    }
 }

@@ -153,16 +153,22 @@ fn product_tokens(layout: &Layout, found: &mut Found) {
         .collect();
     // Or the whole string is the token, and a user-agent line written with exactly that string
     // names it: both are renamed to one fresh token.
-    let whole = layout.agent.clone();
-    let named: Vec<usize> = lines_of(layout, &["user-agent"])
-        .into_iter()
-        .filter(|&i| value(layout, i).eq_ignore_ascii_case(whole.trim().as_bytes()))
-        .collect();
-    if !named.is_empty() {
-        edits.push(Box::new(move |l: &mut Layout| {
-            l.agent = "Zz".to_owned();
-            named.iter().for_each(|&i| l.set_value(i, b"Zz"));
-        }));
+    // The same for the part before the first `/`, whatever its characters.
+    let whole = layout.agent.trim().to_owned();
+    let before_slash = whole.split('/').next().unwrap_or("").trim().to_owned();
+    for token in [whole, before_slash] {
+        let named: Vec<usize> = lines_of(layout, &["user-agent"])
+            .into_iter()
+            .filter(|&i| {
+                !token.is_empty() && value(layout, i).eq_ignore_ascii_case(token.as_bytes())
+            })
+            .collect();
+        if !named.is_empty() {
+            edits.push(Box::new(move |l: &mut Layout| {
+                l.agent = "Zz".to_owned();
+                named.iter().for_each(|&i| l.set_value(i, b"Zz"));
+            }));
+        }
     }
     found.reading(OpenPoint::ProductToken, edits);
 }
