@@ -13,9 +13,14 @@ use std::sync::Mutex;
 
 use robotstxt_test::engine::{Engine, Reply};
 use robotstxt_test::fuzz::session::finding_case;
-use robotstxt_test::fuzz::{reduce, sample, Candidate, EngineProbe, Judgement, Oracle, Signature};
+use robotstxt_test::fuzz::{
+    reduce, sample_with, Candidate, EngineProbe, Judgement, Oracle, Signature,
+};
 
 use crate::engines::{Robotstxt, TextingRobots};
+
+/// Queries asked per input.
+const MAX_QUERIES: usize = 12;
 
 /// Candidates the reducer may try per finding: enough for the generator's small documents.
 const BUDGET: usize = 2_000;
@@ -33,7 +38,8 @@ pub struct Outcome {
 }
 
 pub fn differential_rust(data: &[u8]) -> Outcome {
-    let s = sample(data);
+    // Fewer queries than out of process: here every parse is paid per input, not per message.
+    let s = sample_with(data, MAX_QUERIES);
     let mut outcome = Outcome::default();
     if s.queries.is_empty() {
         return outcome;
@@ -55,26 +61,34 @@ pub fn differential_rust(data: &[u8]) -> Outcome {
         };
         let reference = oracle.verdicts(&s.body, &s.queries);
         for (i, query) in s.queries.iter().enumerate() {
+            if reference[i] == theirs[i] {
+                continue;
+            }
+            // Known signatures first: judging open points costs more than the parsers.
+            let signature = Signature {
+                adapter: name.clone(),
+                agent: query.agent.clone(),
+                path: query.path.clone(),
+                reference: reference[i],
+                theirs: theirs[i],
+            };
+            if SEEN
+                .lock()
+                .unwrap()
+                .get_or_insert_with(HashSet::new)
+                .contains(&signature)
+            {
+                continue;
+            }
             let Judgement::Disagree { reference, theirs } =
                 oracle.judge(&s.body, query, reference[i], theirs[i])
             else {
                 continue;
             };
-            let signature = Signature {
-                adapter: name.clone(),
-                agent: query.agent.clone(),
-                path: query.path.clone(),
-                reference,
-                theirs,
-            };
-            if !SEEN
-                .lock()
+            SEEN.lock()
                 .unwrap()
                 .get_or_insert_with(HashSet::new)
-                .insert(signature)
-            {
-                continue;
-            }
+                .insert(signature);
             let start = Candidate {
                 body: s.body.clone(),
                 agent: query.agent.clone(),

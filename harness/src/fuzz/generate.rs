@@ -24,12 +24,17 @@ pub struct Sample {
 /// Decodes `data` into a document and the queries about it. Never fails: input that runs out
 /// gives the canonical choices.
 pub fn sample(data: &[u8]) -> Sample {
+    sample_with(data, MAX_QUERIES)
+}
+
+/// [`sample`] with at most `max_queries` queries.
+pub fn sample_with(data: &[u8], max_queries: usize) -> Sample {
     let mut u = Unstructured::new(data);
     let body = match Document::arbitrary(&mut u) {
         Ok(doc) => render(&doc),
         Err(_) => Vec::new(),
     };
-    let queries = queries_for(&body, &mut u, MAX_QUERIES);
+    let queries = queries_for(&body, &mut u, max_queries);
     Sample { body, queries }
 }
 

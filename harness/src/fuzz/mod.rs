@@ -26,7 +26,7 @@ pub mod render;
 pub mod rewrite;
 pub mod session;
 
-pub use generate::{sample, Sample, SplitMix64};
+pub use generate::{sample, sample_with, Sample, SplitMix64};
 pub use oracle::{Judgement, Oracle, Signature};
 pub use probe::{EngineProbe, Probe};
 pub use reduce::{reduce, Candidate};
