@@ -114,6 +114,19 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         out.display(),
         stats.reducing.as_secs_f64()
     );
+    if !stats.open_by_point.is_empty() {
+        let mut points: Vec<_> = stats.open_by_point.iter().collect();
+        points.sort_by(|a, b| b.1.cmp(a.1));
+        let shown: Vec<String> = points
+            .iter()
+            .take(8)
+            .map(|(p, n)| format!("{p} {n}"))
+            .collect();
+        println!(
+            "open points set aside (most frequent): {}",
+            shown.join(", ")
+        );
+    }
     Ok(if written.is_empty() {
         Exit::Ok
     } else {

@@ -9,6 +9,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
+use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Robots, Verdict};
 
 use super::case::{spec_for, FindingCase};
@@ -40,6 +41,8 @@ pub struct Stats {
     pub different: u64,
     /// Of those, on open points.
     pub open: u64,
+    /// How often each open point was among the reasons (one verdict can have several).
+    pub open_by_point: std::collections::BTreeMap<OpenPoint, u64>,
     /// Bodies the parser refused.
     pub rejected: u64,
     /// Crashes, timeouts, protocol errors.
@@ -122,8 +125,11 @@ pub fn fuzz(
             if seen.contains(&signature) {
                 continue;
             }
-            if let Judgement::Open(_) = oracle.judge(&s.body, query, reference[i], theirs[i]) {
+            if let Judgement::Open(points) = oracle.judge(&s.body, query, reference[i], theirs[i]) {
                 stats.open += 1;
+                for point in points {
+                    *stats.open_by_point.entry(point).or_default() += 1;
+                }
                 continue;
             }
             seen.insert(signature.clone());
