@@ -140,6 +140,33 @@ fn the_reducer_keeps_the_signature_and_reaches_the_canonical_form() {
     .is_empty());
 }
 
+#[test]
+fn paths_beyond_ascii_reduce_without_panicking() {
+    // The case-blind parser disallows `/universität/x` under `Disallow: /Universität/`; the
+    // reducer shortens the path character by character, never inside `ä`.
+    let start = Candidate {
+        body: "User-agent: FooBot\nDisallow: /Universität/\n"
+            .as_bytes()
+            .to_vec(),
+        agent: "FooBot".to_owned(),
+        path: "/universität/x".to_owned(),
+    };
+    let mut engine = Planted::new();
+    engine.case_blind = true;
+    let oracle = Oracle::new(Profile::Norobots1994);
+    let reduced = {
+        let mut probe =
+            EngineProbe::new(&mut engine, oracle, Verdict::Allowed, Verdict::Disallowed);
+        reduce(start, &mut probe, 5_000)
+    };
+    let robots = Robots::parse(Profile::Norobots1994, &reduced.body);
+    assert!(
+        robots.is_allowed(&reduced.agent, &reduced.path),
+        "{reduced:?}"
+    );
+    assert!(reduced.path.len() <= "/universität/x".len(), "{reduced:?}");
+}
+
 /// `cargo test --release --test fuzz -- --ignored --nocapture`: the figure in `fuzz/README.md`.
 #[test]
 #[ignore]

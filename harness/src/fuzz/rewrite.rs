@@ -144,9 +144,10 @@ fn query(r: &mut Reducer<'_>) {
     // Shorter by characters too, for short paths: `/a%20xx` to `/a%20x`.
     if path.len() <= 64 {
         shorter.extend(
-            (2..path.len())
-                .map(|n| path[..n].to_owned())
-                .filter(|_| path.is_ascii()),
+            path.char_indices()
+                .map(|(n, _)| n)
+                .filter(|&n| n >= 2)
+                .map(|n| path[..n].to_owned()),
         );
     }
     let candidates = shorter

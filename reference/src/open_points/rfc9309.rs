@@ -123,14 +123,28 @@ pub(super) fn find(layout: &Layout, found: &mut Found) {
     rules(layout, found);
 }
 
+/// `token/version`, with an identifier for the token and HTTP token characters for the version.
+fn is_http_product(agent: &[u8]) -> bool {
+    match agent.iter().position(|&b| b == b'/') {
+        Some(slash) => {
+            let version = &agent[slash + 1..];
+            is_identifier(&agent[..slash])
+                && !version.is_empty()
+                && version.iter().all(|&b| is_token_byte(b))
+        }
+        None => false,
+    }
+}
+
 /// The agent string: the reference takes its leading token; other readings take any other token.
 fn product_tokens(layout: &Layout, found: &mut Found) {
     let agent = layout.agent.as_bytes();
     if !agent.is_ascii() {
         found.touch(OpenPoint::NonAsciiAgent);
     }
-    // The corpus leaves open how even `FooBot/2.1` is reduced to its product token.
-    if is_identifier(agent) {
+    // A bare token, or an HTTP product such as `FooBot/2.1` (RFC 9110 §10.1.5: `product = token
+    // ["/" product-version]`), has one product token; only other strings leave it open.
+    if is_identifier(agent) || is_http_product(agent) {
         return;
     }
     let mut words: Vec<String> = Vec::new();
