@@ -11,6 +11,7 @@ use robotstxt_test::engine::Engine;
 use robotstxt_test::run::{queries_of, run_engines, Scoring};
 
 pub struct AllAdapters {
+    pub timeout: Duration,
     pub adapters: Vec<String>,
     pub unavailable: Vec<(String, String)>,
     pub checks: usize,
@@ -36,11 +37,11 @@ pub fn available(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, 
         .collect())
 }
 
-pub fn all_adapters(cases: &[Case], adapters: &[Adapter]) -> AllAdapters {
+pub fn all_adapters(cases: &[Case], adapters: &[Adapter], limits: Limits) -> AllAdapters {
     let started = Instant::now();
     let mut engines: Vec<Box<dyn Engine>> = adapters
         .iter()
-        .map(|a| adapter::open(a, Limits::default(), &mut |line| eprintln!("{line}")))
+        .map(|a| adapter::open(a, limits, &mut |line| eprintln!("{line}")))
         .collect();
     let start = started.elapsed();
     let unavailable = engines
@@ -55,6 +56,7 @@ pub fn all_adapters(cases: &[Case], adapters: &[Adapter]) -> AllAdapters {
     let results = run_engines(cases, &mut engines, &scoring, &|_, _, _| {});
     let run = started.elapsed();
     AllAdapters {
+        timeout: limits.timeout,
         adapters: adapters.iter().map(|a| a.name().to_owned()).collect(),
         unavailable,
         checks: results.iter().map(Vec::len).sum(),
