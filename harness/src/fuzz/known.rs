@@ -2,17 +2,16 @@
 //! and findings already written to the output folder by an earlier run.
 //!
 //! Both are compared by what a case is: the exact body, the agent and the path. The expectations
-//! file (`adapters/<name>/expectations.yaml`) is read for its `check` ids only, with every other
-//! field ignored, so the fuzzer depends on nothing else of its format.
+//! file (`adapters/<name>/expectations.yaml`) is read with [`Expectations::load`], the same reader
+//! as the gate's, and only its check ids are used.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use robotstxt_reference::Verdict;
-use serde::Deserialize;
-
 use super::reduce::Candidate;
 use crate::cases::{load_corpus, Case};
+use crate::expectations::Expectations;
+use robotstxt_reference::Verdict;
 
 /// What makes two cases the same disagreement.
 type Key = (Vec<u8>, String, String);
@@ -39,17 +38,6 @@ pub fn shape(body: &[u8]) -> Vec<u8> {
     out
 }
 
-#[derive(Deserialize)]
-struct ExpectationsFile {
-    #[serde(default)]
-    expectations: Vec<Entry>,
-}
-
-#[derive(Deserialize)]
-struct Entry {
-    check: String,
-}
-
 fn key(c: &Candidate) -> Key {
     (c.body.clone(), c.agent.clone(), c.path.clone())
 }
@@ -60,10 +48,7 @@ impl Known {
     pub fn load(expectations: &Path, cases: &[PathBuf], out: &Path) -> Result<Known, String> {
         let mut known = Known::default();
         if expectations.is_file() {
-            let text = std::fs::read_to_string(expectations)
-                .map_err(|e| format!("{}: {e}", expectations.display()))?;
-            let file: ExpectationsFile = serde_yaml::from_str(&text)
-                .map_err(|e| format!("{}: {e}", expectations.display()))?;
+            let file = Expectations::load(expectations).map_err(|e| e.to_string())?;
             let corpus = load(cases)?;
             let by_id: HashMap<String, Key> = corpus
                 .iter()
@@ -78,9 +63,9 @@ impl Known {
                 })
                 .collect();
             known.listed = file
-                .expectations
+                .entries
                 .iter()
-                .filter_map(|e| by_id.get(&e.check).cloned())
+                .filter_map(|e| by_id.get(&e.check.to_string()).cloned())
                 .collect();
         }
         if out.is_dir() {
@@ -129,4 +114,35 @@ fn load(dirs: &[PathBuf]) -> Result<Vec<Case>, String> {
         let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
         lines.join("\n")
     })
+}
+
+#[cfg(test)]
+mod listed_tests {
+    use super::*;
+
+    #[test]
+    fn a_check_the_expectations_file_lists_is_known() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases = dir.path().join("cases");
+        std::fs::create_dir(&cases).unwrap();
+        std::fs::write(
+            cases.join("topic.yaml"),
+            "cases:\n  - name: one\n    spec: Format\n    robots: \"User-agent: *\\rDisallow: /a\\r\"\n    checks:\n      - { agent: FooBot, path: /a, expect: disallowed }\n      - { agent: FooBot, path: /b, expect: allowed }\n",
+        )
+        .unwrap();
+        let expectations = dir.path().join("expectations.yaml");
+        std::fs::write(
+            &expectations,
+            "adapter: some-parser\nexpectations:\n  - check: topic/one#0\n    outcome: fail\n    reason: no CR-only line endings\n",
+        )
+        .unwrap();
+        let known = Known::load(&expectations, &[cases], &dir.path().join("out")).unwrap();
+        let candidate = |path: &str| Candidate {
+            body: b"User-agent: *\rDisallow: /a\r".to_vec(),
+            agent: "FooBot".to_owned(),
+            path: path.to_owned(),
+        };
+        assert!(known.is_listed(&candidate("/a")));
+        assert!(!known.is_listed(&candidate("/b")), "check #1 is not listed");
+    }
 }
