@@ -88,7 +88,8 @@ impl Expect {
 pub type CaseError = LocatedError;
 
 /// Loads every `*.yaml` file below each of `roots` (sorted, so ids come out in a stable order).
-/// All files are read; every error found is returned, not only the first.
+/// A root may also be one case file, whose cases are then named after its stem. All files are
+/// read; every error found is returned, not only the first.
 pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     let mut cases = Vec::new();
     let mut errors = Vec::new();
@@ -101,7 +102,7 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
                     file: root.clone(),
                     line: None,
                     column: None,
-                    message: format!("cannot read the case folder: {e}"),
+                    message: format!("cannot read the case folder or file: {e}"),
                 });
                 continue;
             }
@@ -183,6 +184,9 @@ pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, Cas
 }
 
 fn yaml_files(root: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if std::fs::metadata(root)?.is_file() {
+        return Ok(vec![root.to_owned()]);
+    }
     let mut files = Vec::new();
     let mut pending = vec![root.to_owned()];
     while let Some(dir) = pending.pop() {
@@ -200,6 +204,11 @@ fn yaml_files(root: &Path) -> std::io::Result<Vec<PathBuf>> {
 }
 
 fn group_of(root: &Path, file: &Path) -> String {
+    if root == file {
+        return file
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    }
     let relative = file.strip_prefix(root).unwrap_or(file).with_extension("");
     let parts: Vec<_> = relative
         .components()

@@ -73,6 +73,19 @@ fn duplicate_id_across_folders() {
 }
 
 #[test]
+fn one_file_as_a_root_names_cases_after_its_stem() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("topic.yaml");
+    let text = case(&format!("    robots: \"\"\n    checks:\n{GOOD_CHECK}"));
+    std::fs::write(&file, text).unwrap();
+    let cases = load_corpus(&[file]).unwrap();
+    let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["topic/one"]);
+    let missing = load_corpus(&[dir.path().join("absent.yaml")]).unwrap_err();
+    assert!(missing[0].message.contains("cannot read"), "{}", missing[0]);
+}
+
+#[test]
 fn robots_both_or_neither() {
     let both = error_of(&case(&format!(
         "    robots: \"\"\n    robots_base64: \"\"\n    checks:\n{GOOD_CHECK}"

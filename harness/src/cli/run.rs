@@ -41,8 +41,8 @@ pub enum Format {
 /// under --strict unexpected passes); 2 usage or input error; 3 an adapter unavailable or broken.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A folder of case files; repeat to run several. Default: `cases`.
-    #[arg(long = "cases", value_name = "DIR")]
+    /// A folder of case files, or one case file; repeat to run several. Default: `cases`.
+    #[arg(long = "cases", value_name = "PATH")]
     cases: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
