@@ -8,7 +8,7 @@ use robotstxt_reference::{Profile, Robots, Verdict};
 use robotstxt_test::cases::{load_corpus, Expectation};
 use robotstxt_test::engine::{Engine, Failure, Handshake, Query, Reply};
 use robotstxt_test::fuzz::known::Known;
-use robotstxt_test::fuzz::session::{finding_case, fuzz, Event, Settings};
+use robotstxt_test::fuzz::session::{finding_case, fuzz, Event, Finding, Settings, Stats};
 use robotstxt_test::fuzz::{reduce, Candidate, EngineProbe, Oracle};
 use robotstxt_test::run::{run_cases, Outcome, Scoring};
 
@@ -122,7 +122,7 @@ fn the_reducer_keeps_the_signature_and_reaches_the_canonical_form() {
     let (reduced, _, _) = reduce_planted(20_000);
     let text = String::from_utf8_lossy(&reduced.body);
     assert!(text.len() < 500, "not reduced: {} bytes", text.len());
-    assert_eq!(text, "User-agent: FooBot\nDisallow: /a/x\r\n");
+    assert_eq!(text, "User-agent: *\nDisallow: /a/x\r\n");
     assert_eq!(
         (reduced.agent.as_str(), reduced.path.as_str()),
         ("FooBot", "/a/x")
@@ -211,26 +211,32 @@ fn a_finding_case_reproduces_when_run() {
     assert_eq!(results[0].outcome, Outcome::Fail);
 }
 
+/// Fuzzes the case-blind planted parser for 300 documents of seed 3.
+fn fuzz_case_blind(known: &mut Known) -> (Vec<Finding>, Stats) {
+    let mut engine = Planted::new();
+    engine.case_blind = true;
+    let settings = Settings {
+        seed: 3,
+        time: None,
+        docs: Some(300),
+        budget: 5_000,
+    };
+    let mut found = Vec::new();
+    let stats = fuzz(&mut engine, &settings, known, &mut |e| {
+        if let Event::Finding(f) = e {
+            found.push(f.clone());
+        }
+    })
+    .unwrap();
+    assert_eq!(stats.docs, 300);
+    (found, stats)
+}
+
 #[test]
 fn a_seed_gives_the_same_findings_and_known_ones_are_not_repeated() {
-    let run = |known: &mut Known| {
-        let mut engine = Planted::new();
-        engine.case_blind = true;
-        let settings = Settings {
-            seed: 3,
-            time: None,
-            docs: Some(300),
-            budget: 5_000,
-        };
-        let mut found = Vec::new();
-        let stats = fuzz(&mut engine, &settings, known, &mut |e| {
-            if let Event::Finding(f) = e {
-                found.push(f.case.to_yaml());
-            }
-        })
-        .unwrap();
-        assert_eq!(stats.docs, 300);
-        found
+    let run = |known: &mut Known| -> Vec<String> {
+        let (found, _) = fuzz_case_blind(known);
+        found.iter().map(|f| f.case.to_yaml()).collect()
     };
     let first = run(&mut Known::default());
     assert!(!first.is_empty(), "the planted bug is found");
@@ -243,6 +249,37 @@ fn a_seed_gives_the_same_findings_and_known_ones_are_not_repeated() {
     }
     let mut known = Known::load(&dir.path().join("none.yaml"), &[], dir.path()).unwrap();
     assert!(run(&mut known).is_empty());
+}
+
+#[test]
+fn a_listed_bug_found_again_under_other_names_is_not_reported() {
+    let (unlisted, _) = fuzz_case_blind(&mut Known::default());
+    // The corpus has the case-blind bug with other words, cases and bytes than any finding.
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    std::fs::create_dir(&cases).unwrap();
+    std::fs::write(
+        cases.join("paths.yaml"),
+        "cases:\n  - name: case\n    spec: Disallow\n    robots: \"User-agent: *\\r\\nDisallow: /PRIVATE/Files\\r\\n\"\n    checks:\n      - { agent: QuxBot, path: /private/files/x, expect: allowed }\n",
+    )
+    .unwrap();
+    let expectations = dir.path().join("expectations.yaml");
+    std::fs::write(
+        &expectations,
+        "adapter: planted\nexpectations:\n  - check: paths/case#0\n    outcome: fail\n    reason: paths compared without regard to case\n",
+    )
+    .unwrap();
+    let mut known = Known::load(&expectations, &[cases], &dir.path().join("out")).unwrap();
+    let (found, stats) = fuzz_case_blind(&mut known);
+    assert_eq!(stats.listed_reduced, 1, "the listed check is reduced first");
+    assert!(stats.listed > 0, "the run finds the listed bug again");
+    assert!(found.len() < unlisted.len(), "{found:#?}");
+    for f in &found {
+        assert!(
+            !known.is_listed(&f.case.case, f.signature.reference),
+            "{f:?}"
+        );
+    }
 }
 
 /// Every check the corpus marks `unspecified` must be open to the fuzzer's oracle too; the share

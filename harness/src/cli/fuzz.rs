@@ -85,6 +85,10 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let bar = ProgressBar::new_spinner()
         .with_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar.set_message(format!(
+        "{name}: reducing the disagreements its expectations file lists, to recognise them"
+    ));
     let mut written = Vec::new();
     let mut failed = None;
     let stats = fuzz(engine, &settings, &mut known, &mut |event| match event {
@@ -109,10 +113,12 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     }
     println!("{name}: {}", progress(&stats));
     println!(
-        "{} new finding(s) in {}; reducing took {:.1} s",
+        "{} new finding(s) in {}; reducing took {:.1} s, and {:.1} s before the run for the {} listed disagreement(s)",
         written.len(),
         out.display(),
-        stats.reducing.as_secs_f64()
+        stats.reducing.as_secs_f64(),
+        stats.reducing_listed.as_secs_f64(),
+        stats.listed_reduced
     );
     if !stats.open_by_point.is_empty() {
         let mut points: Vec<_> = stats.open_by_point.iter().collect();
@@ -137,7 +143,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
 fn progress(s: &Stats) -> String {
     let secs = s.elapsed.as_secs_f64().max(1e-9);
     format!(
-        "{:.0} s: {} documents ({:.0}/s), {} checks ({:.0}/s), {} findings; {} differing verdicts, {} on open points, {} known, {} rejected, {} faults",
+        "{:.0} s: {} documents ({:.0}/s), {} checks ({:.0}/s), {} findings; {} differing verdicts, {} on open points, {} listed, {} repeats, {} rejected, {} faults",
         secs,
         s.docs,
         s.docs as f64 / secs,
@@ -146,6 +152,7 @@ fn progress(s: &Stats) -> String {
         s.findings,
         s.different,
         s.open,
+        s.listed,
         s.known,
         s.rejected,
         s.faults

@@ -116,10 +116,12 @@ fn line_departures(text: &[u8]) -> usize {
             LineKind::Blank => usize::from(!text.is_empty()),
             LineKind::CommentOnly | LineKind::NoColon(_) => 1,
             LineKind::Field { name, value } => {
-                let spelled = canonical_field(name).filter(|f| f.as_bytes() == name);
-                let mut odd = usize::from(spelled.is_none());
+                // The value is judged by the field it is, however the name is spelt, so that
+                // `user-agent:` counts both its spelling and its empty value.
+                let field = canonical_field(name);
+                let mut odd = usize::from(field.is_none_or(|f| f.as_bytes() != name));
                 odd += usize::from(field_text(name, value) != text);
-                odd += match spelled {
+                odd += match field {
                     Some("User-agent") => {
                         usize::from(value != b"*" && !AGENTS.iter().any(|a| a.as_bytes() == value))
                     }
@@ -153,5 +155,10 @@ mod tests {
         assert!(canonical < score("user-agent: FooBot\r\nDisallow: /a\n", "FooBot", "/a"));
         assert!(score("User-agent: *\nDisallow: /a\n", "FooBot", "/a/b").0 == 0);
         assert!(score("User-agent: *\nDisallow: /tmp\n", "FooBot", "/a").0 == 1);
+        assert!(
+            score("User-agent:\nDisallow: /\n", "FooBot", "/a")
+                < score("user-agent:\nDisallow: /\n", "FooBot", "/a"),
+            "a misspelt name with an empty value departs twice"
+        );
     }
 }

@@ -342,5 +342,64 @@ pub enum PathValue {
     FullUrl(Word),
     NoSlash(Word),
     Long(Word, u8),
+    /// A word then punctuation that URL libraries treat specially (see [`Punct`]).
+    Punct(Word, Punct),
     Raw(List<u8, 24>),
+}
+
+/// Punctuation after a path word. Each is one a URL library may rewrite before a parser compares
+/// (an empty query dropped, a backslash turned into `/`, a dot segment removed, a character
+/// percent-encoded on one side only), written plainly so that a finding stays readable.
+#[derive(Debug, Clone, Copy, Arbitrary)]
+pub enum Punct {
+    /// `?`: an empty query.
+    EmptyQuery,
+    Semicolon,
+    Comma,
+    Exclamation,
+    Apostrophe,
+    Parentheses,
+    Colon,
+    At,
+    Equals,
+    Ampersand,
+    Plus,
+    Brackets,
+    Pipe,
+    Caret,
+    Backslash,
+    Braces,
+    Backtick,
+    Quote,
+    /// `/.`: a dot segment.
+    Dot,
+    /// `/..`: a parent segment.
+    DotDot,
+}
+
+impl Punct {
+    pub fn text(self) -> &'static str {
+        match self {
+            Punct::EmptyQuery => "?",
+            Punct::Semicolon => ";",
+            Punct::Comma => ",",
+            Punct::Exclamation => "!",
+            Punct::Apostrophe => "'",
+            Punct::Parentheses => "()",
+            Punct::Colon => ":",
+            Punct::At => "@",
+            Punct::Equals => "=",
+            Punct::Ampersand => "&",
+            Punct::Plus => "+",
+            Punct::Brackets => "[]",
+            Punct::Pipe => "|",
+            Punct::Caret => "^",
+            Punct::Backslash => "\\",
+            Punct::Braces => "{}",
+            Punct::Backtick => "`",
+            Punct::Quote => "\"",
+            Punct::Dot => "/.",
+            Punct::DotDot => "/..",
+        }
+    }
 }

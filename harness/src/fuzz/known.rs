@@ -1,9 +1,12 @@
 //! Disagreements not to report again: corpus checks an adapter's expectations file already lists,
 //! and findings already written to the output folder by an earlier run.
 //!
-//! Both are compared by what a case is: the exact body, the agent and the path. The expectations
-//! file (`adapters/<name>/expectations.yaml`) is read with [`Expectations::load`], the same reader
-//! as the gate's, and only its check ids are used.
+//! Both are compared by what a case is: the exact body, the agent and the path. A listed check is
+//! also compared by what it reduces to: the fuzzer re-finds a listed bug under other names and
+//! bytes, so [`super::session`] reduces every listed check that is a scored disagreement and
+//! records its [`shape`] with [`Known::add_listed`]; a finding of that shape and verdict is the
+//! listed bug again. The expectations file (`adapters/<name>/expectations.yaml`) is read with
+//! [`Expectations::load`], the same reader as the gate's, and only its check ids are used.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -20,19 +23,32 @@ type Key = (Vec<u8>, String, String);
 #[derive(Debug, Default)]
 pub struct Known {
     listed: HashSet<Key>,
+    /// The shapes the listed checks reduce to, with the reference's verdict.
+    listed_shapes: HashSet<(Vec<u8>, Verdict)>,
     reported: HashSet<Key>,
     shapes: HashSet<(Vec<u8>, Verdict)>,
 }
 
-/// A body's shape: every run of letters and digits written `w`. Two reduced cases of one shape
-/// and one verdict differ only in names and path words: the same disagreement, reported once.
+/// A body's shape: every run of letters and digits written `w`, every run of control bytes
+/// (other than tab, CR and LF) written as one control byte, and every run of bytes outside ASCII
+/// as one such byte. Two reduced cases of one shape and one verdict differ only in names, path
+/// words and which odd bytes they hold: the same disagreement, reported once.
 pub fn shape(body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(body.len());
+    let class = |b: u8| -> u8 {
+        match b {
+            b if b.is_ascii_alphanumeric() => b'w',
+            b'\t' | b'\n' | b'\r' => b,
+            0..=0x1f | 0x7f => 0x01,
+            0x80.. => 0x80,
+            _ => b,
+        }
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(body.len());
     for &b in body {
-        if !b.is_ascii_alphanumeric() {
-            out.push(b);
-        } else if out.last() != Some(&b'w') {
-            out.push(b'w');
+        let c = class(b);
+        let repeats = matches!(c, b'w' | 0x01 | 0x80) && out.last() == Some(&c);
+        if !repeats {
+            out.push(c);
         }
     }
     out
@@ -87,9 +103,28 @@ impl Known {
         Ok(known)
     }
 
-    /// Whether the expectations file lists this disagreement.
-    pub fn is_listed(&self, c: &Candidate) -> bool {
-        self.listed.contains(&key(c))
+    /// Whether the expectations file lists this disagreement, or a check that reduces to the
+    /// same shape with the same reference verdict.
+    pub fn is_listed(&self, c: &Candidate, reference: Verdict) -> bool {
+        self.listed.contains(&key(c)) || self.listed_shapes.contains(&(shape(&c.body), reference))
+    }
+
+    /// The listed checks as candidates for the reducer, in a stable order.
+    pub fn listed_candidates(&self) -> Vec<Candidate> {
+        let mut keys: Vec<&Key> = self.listed.iter().collect();
+        keys.sort();
+        keys.into_iter()
+            .map(|(body, agent, path)| Candidate {
+                body: body.clone(),
+                agent: agent.clone(),
+                path: path.clone(),
+            })
+            .collect()
+    }
+
+    /// Records what a listed check reduced to.
+    pub fn add_listed(&mut self, reduced: &Candidate, reference: Verdict) {
+        self.listed_shapes.insert((shape(&reduced.body), reference));
     }
 
     /// Whether this disagreement, or one of the same shape and reference verdict, was reported
@@ -101,11 +136,6 @@ impl Known {
     pub fn add_reported(&mut self, c: &Candidate, reference: Verdict) {
         self.reported.insert(key(c));
         self.shapes.insert((shape(&c.body), reference));
-    }
-
-    /// How many expectations and earlier findings were read.
-    pub fn counts(&self) -> (usize, usize) {
-        (self.listed.len(), self.reported.len())
     }
 }
 
@@ -119,6 +149,24 @@ fn load(dirs: &[PathBuf]) -> Result<Vec<Case>, String> {
 #[cfg(test)]
 mod listed_tests {
     use super::*;
+
+    #[test]
+    fn shapes_keep_punctuation_and_merge_words_and_odd_bytes() {
+        assert_eq!(
+            shape(b"Disallow: /cgi-bin\x19\x03"),
+            shape(b"Allow: /a-b\x08")
+        );
+        assert_eq!(
+            shape("Disallow: /é".as_bytes()),
+            shape("Disallow: /\u{a0}".as_bytes())
+        );
+        assert_ne!(shape(b"Disallow: /a?"), shape(b"Disallow: /a["));
+        assert_ne!(
+            shape(b"Disallow: /a\x19"),
+            shape("Disallow: /a\u{a0}".as_bytes())
+        );
+        assert_ne!(shape(b"Disallow: /a\t"), shape(b"Disallow: /a\x19"));
+    }
 
     #[test]
     fn a_check_the_expectations_file_lists_is_known() {
@@ -136,13 +184,32 @@ mod listed_tests {
             "adapter: some-parser\nexpectations:\n  - check: topic/one#0\n    outcome: fail\n    reason: no CR-only line endings\n",
         )
         .unwrap();
-        let known = Known::load(&expectations, &[cases], &dir.path().join("out")).unwrap();
+        let mut known = Known::load(&expectations, &[cases], &dir.path().join("out")).unwrap();
         let candidate = |path: &str| Candidate {
             body: b"User-agent: *\rDisallow: /a\r".to_vec(),
             agent: "FooBot".to_owned(),
             path: path.to_owned(),
         };
-        assert!(known.is_listed(&candidate("/a")));
-        assert!(!known.is_listed(&candidate("/b")), "check #1 is not listed");
+        assert!(known.is_listed(&candidate("/a"), Verdict::Disallowed));
+        assert!(
+            !known.is_listed(&candidate("/b"), Verdict::Allowed),
+            "check #1 is not listed"
+        );
+        assert_eq!(known.listed_candidates(), vec![candidate("/a")]);
+        let reduced = Candidate {
+            body: b"User-agent: *\rDisallow: /a\r".to_vec(),
+            agent: "FooBot".to_owned(),
+            path: "/a".to_owned(),
+        };
+        known.add_listed(&reduced, Verdict::Disallowed);
+        let renamed = Candidate {
+            body: b"User-agent: *\rDisallow: /b\r".to_vec(),
+            ..reduced.clone()
+        };
+        assert!(known.is_listed(&renamed, Verdict::Disallowed), "same shape");
+        assert!(
+            !known.is_listed(&renamed, Verdict::Allowed),
+            "other verdict"
+        );
     }
 }

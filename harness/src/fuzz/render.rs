@@ -218,6 +218,7 @@ fn path_value(value: &PathValue) -> Vec<u8> {
         PathValue::FullUrl(w) => format!("http://example.com/{}", w.text()),
         PathValue::NoSlash(w) => w.text().to_owned(),
         PathValue::Long(w, n) => format!("/{}", w.text().repeat(1 + usize::from(*n) * 8)),
+        PathValue::Punct(w, p) => format!("/{}{}", w.text(), p.text()),
         PathValue::Raw(bytes) => return bytes.to_vec(),
     };
     text.into_bytes()

@@ -8,7 +8,7 @@
 
 use robotstxt_reference::lines::{classify, LineKind};
 
-use super::canonical::{canonical_field, field_text, split, AGENTS, WORDS};
+use super::canonical::{canonical_field, field_text, is_canonical_path, split, AGENTS, WORDS};
 use super::reduce::{owned_lines, with_line, Candidate, Reducer};
 
 /// Runs every rewrite once against the reducer's best candidate.
@@ -23,6 +23,8 @@ pub fn canonicalise(r: &mut Reducer<'_>) {
         r.try_each(vec![candidate]);
     }
     query(r);
+    rule_values(r);
+    compounds(r);
     rename(r, Class::Agent);
     rename(r, Class::Path);
 }
@@ -159,6 +161,108 @@ fn query(r: &mut Reducer<'_>) {
         })
         .collect();
     r.try_each(candidates);
+}
+
+/// Rule values that are not canonical paths (`*`, `/x*y`, odd bytes) tried as empty, `/` and
+/// `/a`: a disagreement that does not depend on the value reads more plainly, and reduces to
+/// the same text as its variants.
+fn rule_values(r: &mut Reducer<'_>) {
+    for i in 0..split(&r.best.body).len() {
+        let (text, _) = owned_lines(&r.best.body).swap_remove(i);
+        if let LineKind::Field { name, value } = classify(&text) {
+            let rule = matches!(canonical_field(name), Some("Allow" | "Disallow"));
+            if rule && !value.is_empty() && !is_canonical_path(value) {
+                let candidates = [b"".as_slice(), b"/", b"/a"]
+                    .into_iter()
+                    .map(|v| with_line(&r.best, i, &field_text(name, v)))
+                    .collect();
+                r.try_each(candidates);
+            }
+        }
+    }
+}
+
+/// Compound path words (`cgi-bin`, `index.html`) cut to their first word in the rules and the
+/// path together, `/a-b[` to `/a[`: the query pass shortens the path alone, which a rule that
+/// names the compound does not allow.
+fn compounds(r: &mut Reducer<'_>) {
+    for compound in compound_words(r.best.path.as_bytes()) {
+        let first: Vec<u8> = compound
+            .iter()
+            .copied()
+            .take_while(u8::is_ascii_alphanumeric)
+            .collect();
+        let candidate = Candidate {
+            body: map_rule_values(&r.best.body, &|v| replace_text(v, &compound, &first)),
+            path: lossy(replace_text(r.best.path.as_bytes(), &compound, &first)),
+            ..r.best.clone()
+        };
+        r.try_each(vec![candidate]);
+    }
+}
+
+/// The `word-word`, `word.word` and `word_word` runs of `text`.
+fn compound_words(text: &[u8]) -> Vec<Vec<u8>> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let word = |from: usize| {
+            text[from..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .count()
+        };
+        let first = word(i);
+        if first == 0 {
+            i += 1;
+            continue;
+        }
+        let sep = i + first;
+        let second = if matches!(text.get(sep), Some(b'-' | b'.' | b'_')) {
+            word(sep + 1)
+        } else {
+            0
+        };
+        if second > 0 {
+            found.push(text[i..sep + 1 + second].to_vec());
+        }
+        i = sep;
+    }
+    found
+}
+
+/// Every occurrence of `from` in `text` replaced by `to`.
+fn replace_text(text: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        if !from.is_empty() && text[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(text[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The body with the value of every Allow and Disallow line passed through `f`.
+fn map_rule_values(body: &[u8], f: &dyn Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    for (text, end) in split(body) {
+        match classify(text) {
+            LineKind::Field { name, value }
+                if name.eq_ignore_ascii_case(b"allow")
+                    || name.eq_ignore_ascii_case(b"disallow") =>
+            {
+                out.extend_from_slice(&field_text(name, &f(value)));
+            }
+            _ => out.extend_from_slice(text),
+        }
+        out.extend_from_slice(end);
+    }
+    out
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -321,13 +425,15 @@ fn rename_values(body: &[u8], old: &str, new: &str) -> Vec<u8> {
     out
 }
 
-/// A field of no known name written as `Sitemap`, the plainest of the other fields: many
-/// disagreements are about any line that is not a rule, whatever its name.
+/// A field that is neither a rule, a User-agent line nor `Sitemap` written as `Sitemap`, the
+/// plainest of the other fields: many disagreements are about any line that is not a rule,
+/// whatever its name, and one spelling lets two such findings be recognised as one.
 fn other_fields(r: &mut Reducer<'_>) {
     for i in 0..split(&r.best.body).len() {
         let (text, _) = owned_lines(&r.best.body).swap_remove(i);
         if let LineKind::Field { name, value } = classify(&text) {
-            if canonical_field(name).is_none() {
+            let field = canonical_field(name);
+            if !matches!(field, Some("User-agent" | "Allow" | "Disallow" | "Sitemap")) {
                 let candidate = with_line(&r.best, i, &field_text(b"Sitemap", value));
                 r.try_each(vec![candidate]);
             }
@@ -335,20 +441,45 @@ fn other_fields(r: &mut Reducer<'_>) {
     }
 }
 
-/// User-agent values that are not canonical (empty, odd bytes) tried as `*` and as the agent.
+/// User-agent values tried as `*`, then as the query's agent and the other canonical names:
+/// a value that is not canonical (empty, odd bytes) becomes one that is, and a name becomes `*`
+/// when the disagreement does not depend on it, so that findings differing only in which robot
+/// a line names reduce to one text.
 fn agent_values(r: &mut Reducer<'_>) {
     for i in 0..split(&r.best.body).len() {
         let (text, _) = owned_lines(&r.best.body).swap_remove(i);
         if let LineKind::Field { name, value } = classify(&text) {
-            let canonical = value == b"*" || AGENTS.iter().any(|a| a.as_bytes() == value);
-            if name.eq_ignore_ascii_case(b"user-agent") && !canonical {
-                let agent = r.best.agent.clone();
-                let candidates = [b"*".as_slice(), agent.as_bytes()]
-                    .into_iter()
-                    .map(|v| with_line(&r.best, i, &field_text(name, v)))
-                    .collect();
-                r.try_each(candidates);
+            if canonical_field(name) != Some("User-agent") || value == b"*" {
+                continue;
             }
+            let agent = r.best.agent.clone();
+            let mut values: Vec<&[u8]> = vec![b"*", agent.as_bytes()];
+            values.extend(AGENTS.iter().map(|a| a.as_bytes()));
+            let candidates = values
+                .into_iter()
+                .filter(|v| *v != value)
+                .map(|v| with_line(&r.best, i, &field_text(name, v)))
+                .collect();
+            r.try_each(candidates);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compound_words_and_replacing_them() {
+        assert_eq!(
+            compound_words(b"/cgi-bin/index.html?a_b"),
+            [b"cgi-bin".to_vec(), b"index.html".to_vec(), b"a_b".to_vec()]
+        );
+        assert!(compound_words(b"/a/b-/-c").is_empty());
+        assert_eq!(replace_text(b"/a-b[/a-b", b"a-b", b"a"), b"/a[/a");
+        let body = map_rule_values(b"User-agent: a-b\r\nDisallow:/a-b[\n", &|v| {
+            replace_text(v, b"a-b", b"a")
+        });
+        assert_eq!(body, b"User-agent: a-b\r\nDisallow: /a[\n");
     }
 }

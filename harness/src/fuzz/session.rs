@@ -18,7 +18,7 @@ use super::known::Known;
 use super::oracle::{Judgement, Oracle, Signature};
 use super::probe::EngineProbe;
 use super::reduce::{reduce, Candidate};
-use crate::engine::{Engine, Handshake, Reply};
+use crate::engine::{Engine, Handshake, Query, Reply};
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -47,12 +47,19 @@ pub struct Stats {
     pub rejected: u64,
     /// Crashes, timeouts, protocol errors.
     pub faults: u64,
-    /// Reduced disagreements the expectations file lists, or already reported.
+    /// Listed checks that are scored disagreements, reduced before the run to recognise them.
+    pub listed_reduced: usize,
+    /// Reduced disagreements the expectations file lists (the same check, or one of the same
+    /// reduced shape).
+    pub listed: u64,
+    /// Reduced disagreements already reported, by this run or an earlier one.
     pub known: u64,
     pub findings: usize,
     pub elapsed: Duration,
-    /// Time spent reducing.
+    /// Time spent reducing findings.
     pub reducing: Duration,
+    /// Time spent reducing the listed checks, before the run.
+    pub reducing_listed: Duration,
 }
 
 /// One new disagreement, reduced.
@@ -82,6 +89,9 @@ pub fn fuzz(
     let handshake = engine.handshake().clone();
     let mut rng = SplitMix64::new(settings.seed);
     let mut stats = Stats::default();
+    let started = Instant::now();
+    stats.listed_reduced = reduce_listed(engine, oracle, known, settings.budget);
+    stats.reducing_listed = started.elapsed();
     let mut seen: HashSet<Signature> = HashSet::new();
     let start = Instant::now();
     let mut last_progress = start;
@@ -142,7 +152,11 @@ pub fn fuzz(
             let mut probe = EngineProbe::new(engine, oracle, reference[i], theirs[i]);
             let reduced = reduce(start_case, &mut probe, settings.budget);
             stats.reducing += started.elapsed();
-            if known.is_listed(&reduced) || known.is_reported(&reduced, reference[i]) {
+            if known.is_listed(&reduced, reference[i]) {
+                stats.listed += 1;
+                continue;
+            }
+            if known.is_reported(&reduced, reference[i]) {
                 stats.known += 1;
                 continue;
             }
@@ -176,6 +190,44 @@ pub fn fuzz(
     stats.elapsed = start.elapsed();
     events(Event::Progress(&stats));
     Ok(stats)
+}
+
+/// Reduces every check the expectations file lists that is a scored disagreement with this
+/// engine, and records what each reduces to in `known`; returns how many there were. Listed checks
+/// the engine now answers like the reference, or that depend on an open point, are left out.
+fn reduce_listed(
+    engine: &mut dyn Engine,
+    oracle: Oracle,
+    known: &mut Known,
+    budget: usize,
+) -> usize {
+    let mut reduced_count = 0;
+    for (n, listed) in known.listed_candidates().into_iter().enumerate() {
+        let query = Query {
+            agent: listed.agent.clone(),
+            path: listed.path.clone(),
+        };
+        let theirs = match engine.check(
+            &format!("listed-{n}"),
+            &listed.body,
+            std::slice::from_ref(&query),
+        ) {
+            Ok(Reply::Verdicts(v)) if v.len() == 1 => v[0],
+            _ => continue,
+        };
+        let reference = oracle.verdicts(&listed.body, std::slice::from_ref(&query))[0];
+        if !matches!(
+            oracle.judge(&listed.body, &query, reference, theirs),
+            Judgement::Disagree { .. }
+        ) {
+            continue;
+        }
+        let mut probe = EngineProbe::new(engine, oracle, reference, theirs);
+        let reduced = reduce(listed, &mut probe, budget);
+        known.add_listed(&reduced, reference);
+        reduced_count += 1;
+    }
+    reduced_count
 }
 
 /// The case for a reduced disagreement, its note telling where it came from and what each side
