@@ -1,10 +1,12 @@
 //! Canonicalisation: rewrites that make a reduced case read like a hand-written one.
 //!
 //! Each rewrite is tried on its own and kept only when the disagreement survives it: all line
-//! endings to LF (else one at a time), canonical field lines (`Name: value`), a final LF, no
-//! byte-order mark, the agent without its version, robot names and path words renamed
-//! consistently in the body and the query (`googlebot` to `FooBot`, `tmp` to `a`), and a shorter
-//! query path.
+//! endings to LF (else one at a time), canonical field lines (`Name: value`), other fields as
+//! `Sitemap`, User-agent values as `*` or a canonical name, odd rule values as empty, `/` or `/a`,
+//! no byte-order mark, the agent without its version, a shorter query path, compound path words
+//! cut to their first word, and robot names and path words renamed consistently in the body and
+//! the query (`googlebot` to `FooBot`, `tmp` to `a`). Besides reading better, one canonical text
+//! for the variants of a disagreement lets [`super::known`] recognise them as one.
 
 use robotstxt_reference::lines::{classify, LineKind};
 

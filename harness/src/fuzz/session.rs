@@ -193,39 +193,49 @@ pub fn fuzz(
 }
 
 /// Reduces every check the expectations file lists that is a scored disagreement with this
-/// engine, and records what each reduces to in `known`; returns how many there were. Listed checks
-/// the engine now answers like the reference, or that depend on an open point, are left out.
+/// engine, and records what each reduces to in `known`; returns how many there were. Checks of
+/// one body are asked in one message, so a body the engine times out on costs one timeout. Listed
+/// checks the engine now answers like the reference, or that depend on an open point, are left
+/// out.
 fn reduce_listed(
     engine: &mut dyn Engine,
     oracle: Oracle,
     known: &mut Known,
     budget: usize,
 ) -> usize {
-    let mut reduced_count = 0;
-    for (n, listed) in known.listed_candidates().into_iter().enumerate() {
+    let mut by_body: Vec<(Vec<u8>, Vec<Query>)> = Vec::new();
+    for listed in known.listed_candidates() {
         let query = Query {
-            agent: listed.agent.clone(),
-            path: listed.path.clone(),
+            agent: listed.agent,
+            path: listed.path,
         };
-        let theirs = match engine.check(
-            &format!("listed-{n}"),
-            &listed.body,
-            std::slice::from_ref(&query),
-        ) {
-            Ok(Reply::Verdicts(v)) if v.len() == 1 => v[0],
+        match by_body.iter_mut().find(|(body, _)| *body == listed.body) {
+            Some((_, queries)) => queries.push(query),
+            None => by_body.push((listed.body, vec![query])),
+        }
+    }
+    let mut reduced_count = 0;
+    for (n, (body, queries)) in by_body.into_iter().enumerate() {
+        let theirs = match engine.check(&format!("listed-{n}"), &body, &queries) {
+            Ok(Reply::Verdicts(v)) if v.len() == queries.len() => v,
             _ => continue,
         };
-        let reference = oracle.verdicts(&listed.body, std::slice::from_ref(&query))[0];
-        if !matches!(
-            oracle.judge(&listed.body, &query, reference, theirs),
-            Judgement::Disagree { .. }
-        ) {
-            continue;
+        let reference = oracle.verdicts(&body, &queries);
+        for (i, query) in queries.into_iter().enumerate() {
+            let judgement = oracle.judge(&body, &query, reference[i], theirs[i]);
+            if !matches!(judgement, Judgement::Disagree { .. }) {
+                continue;
+            }
+            let start = Candidate {
+                body: body.clone(),
+                agent: query.agent,
+                path: query.path,
+            };
+            let mut probe = EngineProbe::new(engine, oracle, reference[i], theirs[i]);
+            let reduced = reduce(start, &mut probe, budget);
+            known.add_listed(&reduced, reference[i]);
+            reduced_count += 1;
         }
-        let mut probe = EngineProbe::new(engine, oracle, reference, theirs);
-        let reduced = reduce(listed, &mut probe, budget);
-        known.add_listed(&reduced, reference);
-        reduced_count += 1;
     }
     reduced_count
 }
