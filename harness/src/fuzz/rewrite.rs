@@ -195,7 +195,9 @@ fn compounds(r: &mut Reducer<'_>) {
             .take_while(u8::is_ascii_alphanumeric)
             .collect();
         let candidate = Candidate {
-            body: map_rule_values(&r.best.body, &|v| replace_text(v, &compound, &first)),
+            body: map_values(&r.best.body, Class::Path, &|v| {
+                replace_text(v, &compound, &first)
+            }),
             path: lossy(replace_text(r.best.path.as_bytes(), &compound, &first)),
             ..r.best.clone()
         };
@@ -249,16 +251,19 @@ fn replace_text(text: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The body with the value of every Allow and Disallow line passed through `f`.
-fn map_rule_values(body: &[u8], f: &dyn Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
+/// The body with the value of every line of `class` passed through `f`; a line whose value
+/// `f` leaves as it is keeps its text, and a changed one is written `Name: value`.
+fn map_values(body: &[u8], class: Class, f: &dyn Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
     let mut out = Vec::with_capacity(body.len());
     for (text, end) in split(body) {
         match classify(text) {
-            LineKind::Field { name, value }
-                if name.eq_ignore_ascii_case(b"allow")
-                    || name.eq_ignore_ascii_case(b"disallow") =>
-            {
-                out.extend_from_slice(&field_text(name, &f(value)));
+            LineKind::Field { name, value } if class.holds(name) => {
+                let new = f(value);
+                if new == value {
+                    out.extend_from_slice(text);
+                } else {
+                    out.extend_from_slice(&field_text(name, &new));
+                }
             }
             _ => out.extend_from_slice(text),
         }
@@ -267,10 +272,23 @@ fn map_rule_values(body: &[u8], f: &dyn Fn(&[u8]) -> Vec<u8>) -> Vec<u8> {
     out
 }
 
+/// Which values a rewrite works on: User-agent values and the agent, or rule values and the path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Class {
     Agent,
     Path,
+}
+
+impl Class {
+    /// Whether a field of this name holds values of this class.
+    fn holds(self, name: &[u8]) -> bool {
+        match self {
+            Class::Agent => name.eq_ignore_ascii_case(b"user-agent"),
+            Class::Path => {
+                name.eq_ignore_ascii_case(b"allow") || name.eq_ignore_ascii_case(b"disallow")
+            }
+        }
+    }
 }
 
 /// The words of one class: in User-agent values and the agent, or in rule values and the path.
@@ -278,10 +296,7 @@ fn words(c: &Candidate, class: Class) -> Vec<String> {
     let mut texts: Vec<Vec<u8>> = Vec::new();
     for (text, _) in split(&c.body) {
         if let LineKind::Field { name, value } = classify(text) {
-            let agent = name.eq_ignore_ascii_case(b"user-agent");
-            let rule =
-                name.eq_ignore_ascii_case(b"allow") || name.eq_ignore_ascii_case(b"disallow");
-            if (class == Class::Agent && agent) || (class == Class::Path && rule) {
+            if class.holds(name) {
                 texts.push(value.to_vec());
             }
         }
@@ -330,24 +345,7 @@ fn rename(r: &mut Reducer<'_>, class: Class) {
 }
 
 fn replace_word(c: &Candidate, class: Class, word: &str, to: &str) -> Candidate {
-    let mut body = Vec::with_capacity(c.body.len());
-    for (text, end) in split(&c.body) {
-        let new = match classify(text) {
-            LineKind::Field { name, value } => {
-                let agent = name.eq_ignore_ascii_case(b"user-agent");
-                let rule =
-                    name.eq_ignore_ascii_case(b"allow") || name.eq_ignore_ascii_case(b"disallow");
-                if (class == Class::Agent && agent) || (class == Class::Path && rule) {
-                    field_text(name, &replace_in(value, word, to))
-                } else {
-                    text.to_vec()
-                }
-            }
-            _ => text.to_vec(),
-        };
-        body.extend_from_slice(&new);
-        body.extend_from_slice(end);
-    }
+    let body = map_values(&c.body, class, &|v| replace_in(v, word, to));
     let mut out = Candidate { body, ..c.clone() };
     match class {
         // The query's agent takes the canonical spelling whatever its case was.
@@ -411,20 +409,14 @@ fn replace_in(text: &[u8], word: &str, to: &str) -> Vec<u8> {
 
 /// The body with every User-agent value equal to `old` (ignoring case) replaced by `new`.
 fn rename_values(body: &[u8], old: &str, new: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(body.len());
-    for (text, end) in split(body) {
-        match classify(text) {
-            LineKind::Field { name, value }
-                if name.eq_ignore_ascii_case(b"user-agent")
-                    && value.eq_ignore_ascii_case(old.trim().as_bytes()) =>
-            {
-                out.extend_from_slice(&field_text(name, new.as_bytes()));
-            }
-            _ => out.extend_from_slice(text),
+    let old = old.trim().as_bytes();
+    map_values(body, Class::Agent, &|v| {
+        if v.eq_ignore_ascii_case(old) {
+            new.as_bytes().to_vec()
+        } else {
+            v.to_vec()
         }
-        out.extend_from_slice(end);
-    }
-    out
+    })
 }
 
 /// A field that is neither a rule, a User-agent line nor `Sitemap` written as `Sitemap`, the
@@ -479,9 +471,15 @@ mod tests {
         );
         assert!(compound_words(b"/a/b-/-c").is_empty());
         assert_eq!(replace_text(b"/a-b[/a-b", b"a-b", b"a"), b"/a[/a");
-        let body = map_rule_values(b"User-agent: a-b\r\nDisallow:/a-b[\n", &|v| {
+        let body = map_values(b"User-agent: a-b\r\nDisallow:/a-b[\n", Class::Path, &|v| {
             replace_text(v, b"a-b", b"a")
         });
         assert_eq!(body, b"User-agent: a-b\r\nDisallow: /a[\n");
+        let untouched = b"User-agent: a-b\nAllow:/c  \n";
+        assert_eq!(
+            map_values(untouched, Class::Path, &|v| replace_text(v, b"a-b", b"a")),
+            untouched,
+            "a value left as it is keeps its line's text"
+        );
     }
 }

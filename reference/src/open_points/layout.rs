@@ -106,6 +106,11 @@ impl Layout {
     }
 }
 
+/// The value of line `i`: empty when it is not a field line.
+pub(super) fn value(layout: &Layout, i: usize) -> &[u8] {
+    field(&layout.lines[i].text).map_or(&[], |(_, v)| v)
+}
+
 /// Field name and value of a field line, if it is one.
 pub(super) fn field(text: &[u8]) -> Option<(&[u8], &[u8])> {
     match classify(text) {

@@ -394,6 +394,38 @@ fn replace(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
 
 /// Lines without a colon, as a reading: read as a field split at the first space (`Disallow /a`
 /// as `Disallow: /a`), and, when `as_blank`, read as a blank line.
+/// The readings of rule values that do not start like a path (`a/b`, `http://x/a`), which both
+/// profiles leave open: with a `/` put in front, and a full URL read as its path. No readings
+/// when `lines` is empty.
+fn not_a_path_readings(lines: Vec<usize>) -> Vec<Edit> {
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let same = lines.clone();
+    vec![
+        Box::new(move |l: &mut Layout| {
+            for &i in &same {
+                let mut v = b"/".to_vec();
+                v.extend_from_slice(layout::value(l, i));
+                l.set_value(i, &v);
+            }
+        }),
+        Box::new(move |l: &mut Layout| {
+            for &i in &lines {
+                let v = layout::value(l, i).to_vec();
+                if let Some(scheme) = v.windows(3).position(|w| w == b"://") {
+                    let rest = &v[scheme + 3..];
+                    let path = rest
+                        .iter()
+                        .position(|&b| b == b'/')
+                        .map_or(&b"/"[..], |p| &rest[p..]);
+                    l.set_value(i, path);
+                }
+            }
+        }),
+    ]
+}
+
 fn missing_colon(layout: &Layout, found: &mut Found, as_blank: bool) {
     let lines: Vec<usize> = (0..layout.lines.len())
         .filter(|&i| {

@@ -1,7 +1,7 @@
 //! The 1994 text's open points (the choices table of `reference/README.md`), as readings.
 
-use super::layout::{field, Layout};
-use super::{missing_colon, Edit, Found, OpenPoint};
+use super::layout::{value, Layout};
+use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
 use crate::lines::{field_is, is_space, trim, LineKind};
 use crate::norobots1994::robot_name;
 
@@ -38,10 +38,6 @@ fn records(layout: &Layout) -> (Vec<Record>, Vec<usize>) {
     }
     records.extend(open);
     (records, outside)
-}
-
-fn value(layout: &Layout, i: usize) -> &[u8] {
-    field(&layout.lines[i].text).map_or(&[], |(_, v)| v)
 }
 
 /// The value without its version, as the reference compares it.
@@ -395,34 +391,7 @@ fn rule_values(layout: &Layout, found: &mut Found) {
         .copied()
         .filter(|&i| value(layout, i).first().is_some_and(|&b| b != b'/'))
         .collect();
-    if !not_path.is_empty() {
-        let same = not_path.clone();
-        found.reading(
-            OpenPoint::ValueNotAPath,
-            vec![
-                Box::new(move |l: &mut Layout| {
-                    for &i in &same {
-                        let mut v = b"/".to_vec();
-                        v.extend_from_slice(value(l, i));
-                        l.set_value(i, &v);
-                    }
-                }),
-                Box::new(move |l: &mut Layout| {
-                    for &i in &not_path {
-                        let v = value(l, i).to_vec();
-                        if let Some(scheme) = v.windows(3).position(|w| w == b"://") {
-                            let rest = &v[scheme + 3..];
-                            let path = rest
-                                .iter()
-                                .position(|&b| b == b'/')
-                                .map_or(&b"/"[..], |p| &rest[p..]);
-                            l.set_value(i, path);
-                        }
-                    }
-                }),
-            ],
-        );
-    }
+    found.reading(OpenPoint::ValueNotAPath, not_a_path_readings(not_path));
     let non_ascii: Vec<usize> = disallows
         .into_iter()
         .filter(|&i| !value(layout, i).is_ascii())

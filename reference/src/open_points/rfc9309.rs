@@ -1,7 +1,7 @@
 //! RFC 9309's open points: its MAYs, and the "Choice:" marks of the `rfc9309` module.
 
-use super::layout::{field, Layout};
-use super::{missing_colon, Edit, Found, OpenPoint};
+use super::layout::{value, Layout};
+use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
 use crate::lines::{field_is, LineKind};
 use crate::rfc9309::{is_token_byte, matches, normalize_rule, normalize_uri, product_token};
 
@@ -18,10 +18,6 @@ fn is_identifier(bytes: &[u8]) -> bool {
         && bytes
             .iter()
             .all(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
-}
-
-fn value(layout: &Layout, i: usize) -> &[u8] {
-    field(&layout.lines[i].text).map_or(&[], |(_, v)| v)
 }
 
 fn lines_of(layout: &Layout, names: &[&str]) -> Vec<usize> {
@@ -409,36 +405,7 @@ fn rules(layout: &Layout, found: &mut Found) {
                 .is_some_and(|&b| b != b'/' && b != b'*')
         })
         .collect();
-    if !not_path.is_empty() {
-        let same = not_path.clone();
-        found.reading(
-            OpenPoint::PatternNotAPath,
-            vec![
-                Box::new(move |l: &mut Layout| {
-                    for &i in &same {
-                        let mut v = b"/".to_vec();
-                        v.extend_from_slice(value(l, i));
-                        l.set_value(i, &v);
-                    }
-                }),
-                // A full URL read as its path.
-                Box::new(move |l: &mut Layout| {
-                    for &i in &not_path {
-                        let v = value(l, i).to_vec();
-                        if let Some(scheme) = v.windows(3).position(|w| w == b"://") {
-                            let rest = &v[scheme + 3..];
-                            let path = rest
-                                .iter()
-                                .position(|&b| b == b'/')
-                                .map_or(&b"/"[..], |p| &rest[p..])
-                                .to_vec();
-                            l.set_value(i, &path);
-                        }
-                    }
-                }),
-            ],
-        );
-    }
+    found.reading(OpenPoint::PatternNotAPath, not_a_path_readings(not_path));
 }
 
 /// Every `%XX` decoded: a parser that compares decoded paths.

@@ -107,3 +107,18 @@ fn rfc9309_points() {
     );
     assert!(rfc("User-agent: *\nDisallow: /%7Ea\n", "FooBot", "/~a").contains(&"percent-encoding"));
 }
+
+#[test]
+fn values_that_are_not_paths_are_open_when_a_reading_changes_the_verdict() {
+    // Read as `/a` or as the URL's path `/a`, the value disallows `/a`; read as written, not.
+    let slashless = "User-agent: *\nDisallow: a\n";
+    let url = "User-agent: *\nDisallow: http://example.com/a\n";
+    assert!(open94(slashless, "FooBot", "/a").contains(&"value-not-a-path"));
+    assert!(open94(url, "FooBot", "/a").contains(&"value-not-a-path"));
+    let rfc = |body| open(Profile::Rfc9309, body, "FooBot", "/a");
+    assert!(rfc(slashless).contains(&"pattern-not-a-path"));
+    assert!(rfc(url).contains(&"pattern-not-a-path"));
+    // No reading makes `/b` match either value.
+    assert!(!open94(url, "FooBot", "/b").contains(&"value-not-a-path"));
+    assert!(!open(Profile::Rfc9309, url, "FooBot", "/b").contains(&"pattern-not-a-path"));
+}
