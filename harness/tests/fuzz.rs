@@ -294,12 +294,7 @@ fn the_oracle_never_scores_what_the_corpus_leaves_open() {
             for &profile in Profile::ALL {
                 let open = open_points(profile, &case.robots, &check.agent, &check.path);
                 match check.expect.for_profile(profile) {
-                    // Every reading of this one gives the same verdict (FooBotNews is disallowed
-                    // by its own record under the substring match and by `*` under an exact one).
-                    Some(Expectation::Unspecified)
-                        if open.is_empty()
-                            && case.id != "rfc9309-examples/example-5-1-names-are-whole-tokens" =>
-                    {
+                    Some(Expectation::Unspecified) if open.is_empty() => {
                         missed.push(format!("{}#{i} ({profile})", case.id));
                     }
                     Some(Expectation::Unspecified) => {}

@@ -193,7 +193,10 @@ fn find(profile: Profile, layout: &Layout) -> Found {
     shared(layout, &mut found);
     match profile {
         Profile::Norobots1994 => norobots1994::find(layout, &mut found),
-        Profile::Rfc9309 => rfc9309::find(layout, &mut found),
+        Profile::Rfc9309 => {
+            nul(layout, &mut found);
+            rfc9309::find(layout, &mut found);
+        }
     }
     found
 }
@@ -288,31 +291,6 @@ fn shared(layout: &Layout, found: &mut Found) {
             })],
         );
     }
-    if body.contains(&0) {
-        found.reading(
-            OpenPoint::Nul,
-            vec![
-                Box::new(|l: &mut Layout| {
-                    l.rewrites
-                        .push(|b| b.into_iter().filter(|&x| x != 0).collect())
-                }),
-                Box::new(|l: &mut Layout| {
-                    l.rewrites.push(|b| {
-                        b.into_iter()
-                            .map(|x| if x == 0 { b'\n' } else { x })
-                            .collect()
-                    })
-                }),
-                Box::new(|l: &mut Layout| {
-                    l.rewrites.push(|mut b| {
-                        let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
-                        b.truncate(end);
-                        b
-                    })
-                }),
-            ],
-        );
-    }
     if std::str::from_utf8(&body).is_err() {
         found.reading(
             OpenPoint::NotUtf8,
@@ -373,6 +351,37 @@ fn shared(layout: &Layout, found: &mut Found) {
     }
 }
 
+/// NUL bytes, open under RFC 9309 alone: its grammar has no control characters, while the 1994
+/// text ends lines only at CR and NL and gives NUL no other meaning.
+fn nul(layout: &Layout, found: &mut Found) {
+    let body = layout.render();
+    if body.contains(&0) {
+        found.reading(
+            OpenPoint::Nul,
+            vec![
+                Box::new(|l: &mut Layout| {
+                    l.rewrites
+                        .push(|b| b.into_iter().filter(|&x| x != 0).collect())
+                }),
+                Box::new(|l: &mut Layout| {
+                    l.rewrites.push(|b| {
+                        b.into_iter()
+                            .map(|x| if x == 0 { b'\n' } else { x })
+                            .collect()
+                    })
+                }),
+                Box::new(|l: &mut Layout| {
+                    l.rewrites.push(|mut b| {
+                        let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
+                        b.truncate(end);
+                        b
+                    })
+                }),
+            ],
+        );
+    }
+}
+
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
@@ -392,8 +401,6 @@ fn replace(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Lines without a colon, as a reading: read as a field split at the first space (`Disallow /a`
-/// as `Disallow: /a`), and, when `as_blank`, read as a blank line.
 /// The readings of rule values that do not start like a path (`a/b`, `http://x/a`), which both
 /// profiles leave open: with a `/` put in front, and a full URL read as its path. No readings
 /// when `lines` is empty.
@@ -426,7 +433,10 @@ fn not_a_path_readings(lines: Vec<usize>) -> Vec<Edit> {
     ]
 }
 
-fn missing_colon(layout: &Layout, found: &mut Found, as_blank: bool) {
+/// Lines without a colon, as a reading: read as a field split at the first space (`Disallow /a`
+/// as `Disallow: /a`). Never as a blank line: a line with text on it is not blank under either
+/// text, so it does not end a record or a group.
+fn missing_colon(layout: &Layout, found: &mut Found) {
     let lines: Vec<usize> = (0..layout.lines.len())
         .filter(|&i| {
             matches!(layout.kind(i), crate::lines::LineKind::NoColon(text)
@@ -437,7 +447,7 @@ fn missing_colon(layout: &Layout, found: &mut Found, as_blank: bool) {
         return;
     }
     let split = lines.clone();
-    let mut edits: Vec<Edit> = vec![Box::new(move |l: &mut Layout| {
+    let edits: Vec<Edit> = vec![Box::new(move |l: &mut Layout| {
         for &i in &split {
             if let crate::lines::LineKind::NoColon(text) = l.kind(i) {
                 // `Disallow /a` read as `Disallow: /a`, and a bare `Disallow` as `Disallow:`.
@@ -453,13 +463,6 @@ fn missing_colon(layout: &Layout, found: &mut Found, as_blank: bool) {
             }
         }
     })];
-    if as_blank {
-        edits.push(Box::new(move |l: &mut Layout| {
-            for &i in &lines {
-                l.set(i, Vec::new());
-            }
-        }));
-    }
     found.reading(OpenPoint::MissingColon, edits);
 }
 

@@ -74,7 +74,7 @@ pub(super) fn find(layout: &Layout, found: &mut Found) {
     let agent_lines: Vec<usize> = (0..count)
         .filter(|&i| matches!(layout.kind(i), LineKind::Field { name, .. } if field_is(name, "user-agent")))
         .collect();
-    missing_colon(layout, found, true);
+    missing_colon(layout, found);
     loose_syntax(layout, found);
     if !layout.agent.is_ascii() {
         found.touch(OpenPoint::NonAsciiAgent);

@@ -71,7 +71,7 @@ const SEPARATORS: [&str; 8] = [
 ];
 
 pub(super) fn find(layout: &Layout, found: &mut Found) {
-    missing_colon(layout, found, false);
+    missing_colon(layout, found);
     let text = String::from_utf8_lossy(&layout.render()).into_owned();
     if SEPARATORS.iter().any(|s| text.contains(s)) {
         found.reading(

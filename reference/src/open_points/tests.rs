@@ -61,10 +61,18 @@ fn record_structure_points() {
 
 #[test]
 fn bytes_and_syntax_points() {
-    assert_eq!(
-        open94("User-agent: FooBot\nDisallow: /a\0b\n", "FooBot", "/a"),
-        ["nul"]
-    );
+    // The 1994 text ends lines at CR and NL only and gives NUL no other meaning; RFC 9309's
+    // grammar has no control characters, so there it is open.
+    let nul = "User-agent: FooBot\nDisallow: /a\0b\n";
+    assert!(open94(nul, "FooBot", "/a").is_empty());
+    assert_eq!(open(Profile::Rfc9309, nul, "FooBot", "/a"), ["nul"]);
+    // A line without a colon is not blank: the record goes on past it.
+    assert!(open94(
+        "User-agent: FooBot\nno colon\nDisallow: /b\n",
+        "FooBot",
+        "/b"
+    )
+    .is_empty());
     assert_eq!(
         open94("User-agent: FooBot\nDisallow /a\n", "FooBot", "/a"),
         ["missing-colon"]

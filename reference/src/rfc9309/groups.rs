@@ -28,13 +28,43 @@ pub fn is_token_byte(b: u8) -> bool {
 }
 
 /// The leading run of token octets of `bytes` (after SP/HT), possibly empty.
+///
+/// Choice: a letter or digit outside ASCII, in UTF-8, continues the token. HTTP's `tchar`s are
+/// ASCII, so a name such as `jävla-fanbot` is no token at all; cut at its first non-ASCII letter
+/// it would be `j`, and every two names sharing an ASCII start before such a letter would be one
+/// crawler. Taken whole, each such name names only itself (compared with ASCII case folding).
+/// Other non-ASCII characters (a no-break space, punctuation) and octets that are not UTF-8 end
+/// the token like any other separator.
 fn leading_token(bytes: &[u8]) -> &[u8] {
     let bytes = trim(bytes);
-    let end = bytes
-        .iter()
-        .position(|&b| !is_token_byte(b))
-        .unwrap_or(bytes.len());
+    let mut end = 0;
+    while let Some(&b) = bytes.get(end) {
+        let width = match b {
+            _ if is_token_byte(b) => 1,
+            0xC0..=0xFF => non_ascii_alphanumeric(&bytes[end..]),
+            _ => 0,
+        };
+        if width == 0 {
+            break;
+        }
+        end += width;
+    }
     &bytes[..end]
+}
+
+/// The length of the UTF-8 letter or digit that `bytes` starts with, or 0.
+fn non_ascii_alphanumeric(bytes: &[u8]) -> usize {
+    let width = match bytes[0] {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        _ => 4,
+    };
+    bytes
+        .get(..width)
+        .and_then(|c| std::str::from_utf8(c).ok())
+        .and_then(|c| c.chars().next())
+        .filter(|c| c.is_alphanumeric())
+        .map_or(0, |_| width)
 }
 
 /// The crawler's product token, taken from the agent string the caller gives.
@@ -109,6 +139,15 @@ mod tests {
         assert_eq!(product_token(b"MJ12bot/v1.4"), b"MJ12bot");
         assert_eq!(product_token(b"FooBot; +http://x"), b"FooBot");
         assert_eq!(product_token(b"/x"), b"");
+        // Letters outside ASCII stay in the name; other characters end it.
+        assert_eq!(
+            product_token("jävla-fanbot/1.0".as_bytes()),
+            "jävla-fanbot".as_bytes()
+        );
+        assert_eq!(product_token("Bot\u{a0}1".as_bytes()), b"Bot");
+        assert_eq!(product_token("Bot«x»".as_bytes()), b"Bot");
+        assert_eq!(product_token(b"Bot\xE4x"), b"Bot");
+        assert_eq!(product_token("日本bot".as_bytes()), "日本bot".as_bytes());
     }
 
     #[test]
@@ -124,5 +163,8 @@ mod tests {
         assert!(!Names::of_value(b"foobot-image").names(b"foobot"));
         assert!(!Names::of_value(b"").names(b""));
         assert!(!Names::of_value(b"*").names(b""));
+        let collide = "jävla-fanbot".as_bytes();
+        assert!(!Names::of_value("Jävla-Foobot".as_bytes()).names(product_token(collide)));
+        assert!(Names::of_value("JÄVLA-fanbot".as_bytes()).names(b"j\xC3\x84vla-FANBOT"));
     }
 }

@@ -15,13 +15,17 @@
 //!   too: its path is "percent-encoded as defined by \[RFC3986\]", and RFC 3986 §2.3 makes an
 //!   unreserved character and its encoding equivalent.
 //! - Octets outside ASCII are encoded (`é` in UTF-8 is `%C3%A9`).
-//! - A reserved character (RFC 3986 §2.2: `: / ? # [ ] @ ! $ & ' ( ) * + , ; =`) is compared as
-//!   written. Choice: a literal reserved character and its `%XX` are different octets, so `/a/b`
-//!   and `/a%2Fb` differ. "Percent-encoded as defined by \[RFC3986\]" is read with RFC 3986 §2.2's
-//!   own rule: reserved characters are encoded when they are data, and "URIs that differ in the
-//!   replacement of a reserved character with its corresponding percent-encoded US-ASCII octet are
-//!   not equivalent". Encoding every literal `/` would make `/a/b` equal `/a%2Fb` and triple the
-//!   length of every rule.
+//! - A reserved character (RFC 3986 §2.2: `: / ? # [ ] @ ! $ & ' ( ) * + , ; =`) is encoded where
+//!   it is data and compared as written where it delimits. Choice: "percent-encoded as defined by
+//!   \[RFC3986\]" is read with RFC 3986 §2.2's own rule, that reserved characters are encoded when
+//!   they are data. Inside the query (everything after the first literal `?`), the generic
+//!   delimiters `: / ? @ [ ]` delimit nothing any more, so they are data and are encoded: Figure 4
+//!   gives `/foo/bar?baz=https://foo.bar` the "Path to Match" `/foo/bar?baz=https%3A%2F%2Ffoo.bar`,
+//!   and the same figure keeps the query's `=` as written, so the sub-delimiters (`& = ; + , ! ' (
+//!   )`), which structure a query's data, stay as written. Before the query every reserved
+//!   character stays as written: `/` structures the path, and "URIs that differ in the replacement
+//!   of a reserved character with its corresponding percent-encoded US-ASCII octet are not
+//!   equivalent" (RFC 3986 §2.2), so `/a/b` and `/a%2Fb` differ.
 //! - `*` and `$` are the exception. RFC 9309 §2.2.3: "If crawlers match special characters
 //!   verbatim in the URI, crawlers SHOULD use "%" encoding." Choice: in a rule, `*` and a final `$`
 //!   are the special characters, and `%2A` and `%24` (and a `$` that is not last) are the
@@ -37,6 +41,8 @@
 //! non-ASCII octets or the few ASCII octets above is returned borrowed.
 
 use std::borrow::Cow;
+
+use memchr::memchr;
 
 /// The octet stands as itself.
 const KEEP: u8 = 0;
@@ -74,13 +80,19 @@ const fn is_reserved(b: u8) -> bool {
     )
 }
 
-/// The class of every octet; `star` is the class of `*` (kept in a rule, encoded in the URI).
-/// `$` is always encoded: a rule's final `$` is split off before normalizing.
-const fn classes(star: u8) -> [u8; 256] {
+/// RFC 3986 §2.2's generic delimiters that can stand in a query, where they are data.
+const fn is_query_data(b: u8) -> bool {
+    matches!(b, b':' | b'/' | b'?' | b'@' | b'[' | b']')
+}
+
+/// The class of every octet; `star` is the class of `*` (kept in a rule, encoded in the URI),
+/// `query` whether the octets are the query's. `$` is always encoded: a rule's final `$` is split
+/// off before normalizing.
+const fn classes(star: u8, query: bool) -> [u8; 256] {
     let mut table = [ENCODE; 256];
     let mut b = 0;
     while b < 128 {
-        if is_unreserved(b as u8) || is_reserved(b as u8) {
+        if is_unreserved(b as u8) || (is_reserved(b as u8) && !(query && is_query_data(b as u8))) {
             table[b] = KEEP;
         }
         b += 1;
@@ -91,8 +103,20 @@ const fn classes(star: u8) -> [u8; 256] {
     table
 }
 
-static URI: [u8; 256] = classes(ENCODE);
-static RULE: [u8; 256] = classes(KEEP);
+/// The classes of one side: before the first literal `?`, and after it.
+struct Side {
+    path: [u8; 256],
+    query: [u8; 256],
+}
+
+static URI: Side = Side {
+    path: classes(ENCODE, false),
+    query: classes(ENCODE, true),
+};
+static RULE: Side = Side {
+    path: classes(KEEP, false),
+    query: classes(KEEP, true),
+};
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -116,7 +140,26 @@ pub fn normalize_rule(value: &[u8]) -> Cow<'_, [u8]> {
     }
 }
 
-fn normalize<'a>(bytes: &'a [u8], class: &[u8; 256]) -> Cow<'a, [u8]> {
+/// The path part (up to and with the first literal `?`) and the query part, each with its classes.
+fn normalize<'a>(bytes: &'a [u8], side: &Side) -> Cow<'a, [u8]> {
+    let Some(question) = memchr(b'?', bytes) else {
+        return normalize_part(bytes, &side.path);
+    };
+    let (path, query) = bytes.split_at(question + 1);
+    match (
+        normalize_part(path, &side.path),
+        normalize_part(query, &side.query),
+    ) {
+        (Cow::Borrowed(_), Cow::Borrowed(_)) => Cow::Borrowed(bytes),
+        (path, query) => {
+            let mut out = path.into_owned();
+            out.extend_from_slice(&query);
+            Cow::Owned(out)
+        }
+    }
+}
+
+fn normalize_part<'a>(bytes: &'a [u8], class: &[u8; 256]) -> Cow<'a, [u8]> {
     let Some(start) = first_change(bytes, class) else {
         return Cow::Borrowed(bytes);
     };
@@ -250,6 +293,24 @@ mod tests {
     }
 
     #[test]
+    fn generic_delimiters_in_the_query_are_data() {
+        // Figure 4 of RFC 9309 §2.2.2: both spellings have one "Path to Match".
+        let figure = &b"/foo/bar?baz=https%3A%2F%2Ffoo.bar"[..];
+        assert_eq!(uri(b"/foo/bar?baz=https://foo.bar"), figure);
+        assert_eq!(uri(figure), figure);
+        assert_eq!(rule(b"/foo/bar?baz=https://foo.bar"), figure);
+        assert_eq!(uri(b"/foo/bar?baz=quz"), b"/foo/bar?baz=quz");
+        // Only the first `?` starts the query; `@`, `[`, `]` and later `?`s are data there.
+        assert_eq!(uri(b"/a?b?c@d[e]"), b"/a?b%3Fc%40d%5Be%5D");
+        // Sub-delimiters stay as written in the query, and the path's reserved characters too.
+        assert_eq!(uri(b"/a:b/c;d?e=f&g;h"), b"/a:b/c;d?e=f&g;h");
+        assert_eq!(uri(b"/a%3Fb/c"), b"/a%3Fb/c");
+        // In a rule, `*` and a final `$` stay special in the query as well.
+        assert_eq!(rule(b"/p?u=*://x$"), b"/p?u=*%3A%2F%2Fx$");
+        assert!(matches!(normalize_uri(b"/a?b=c&d"), Cow::Borrowed(_)));
+    }
+
+    #[test]
     fn star_and_dollar() {
         // In the URI they are characters, always encoded.
         assert_eq!(uri(b"/a*b$c"), b"/a%2Ab%24c");
@@ -276,6 +337,7 @@ mod tests {
             b"/caf\xC3\xA9*$",
             b"/%7e%2f%2a|$x$",
             b"%%%41%",
+            b"/a?b=http://c?d%3F@",
         ] {
             let once = rule(s);
             assert_eq!(rule(&once), once);
