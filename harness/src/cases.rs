@@ -25,6 +25,9 @@ pub struct Case {
     pub name: String,
     pub spec: String,
     pub note: Option<String>,
+    /// The thread (an issue or pull request of some parser's tracker) where the behaviour the
+    /// case checks was reported: an `http(s)` URL.
+    pub reported: Option<String>,
     /// The exact bytes of the body.
     pub robots: Vec<u8>,
     pub checks: Vec<Check>,
@@ -167,6 +170,7 @@ pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, Cas
             name: raw.name,
             spec: raw.spec.0,
             note: raw.note,
+            reported: raw.reported,
             robots: raw.robots,
             checks: raw
                 .checks
@@ -251,6 +255,7 @@ struct RawCase {
     name: String,
     spec: NonEmpty,
     note: Option<String>,
+    reported: Option<String>,
     robots: Vec<u8>,
     checks: NonEmptyChecks,
 }
@@ -283,6 +288,8 @@ struct RawCaseFields {
     #[serde(default)]
     note: Option<String>,
     #[serde(default)]
+    reported: Option<ThreadUrl>,
+    #[serde(default)]
     robots: Option<String>,
     #[serde(default)]
     robots_base64: Option<Base64Body>,
@@ -313,6 +320,7 @@ impl TryFrom<RawCaseFields> for RawCase {
             name: raw.name.0,
             spec: raw.spec,
             note: raw.note,
+            reported: raw.reported.map(|url| url.0),
             robots,
             checks: raw.checks,
         })
@@ -374,6 +382,23 @@ validated_string!(NonEmpty, |s| if s.trim().is_empty() {
     Err("must not be empty".to_owned())
 } else {
     Ok(())
+});
+
+validated_string!(ThreadUrl, |s| {
+    let url = url::Url::parse(s).map_err(|e| format!("reported {s:?} is not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+        Err(format!(
+            "reported {s:?} must be an http(s) URL with a host (the thread's address)"
+        ))
+    } else if url.as_str() != s {
+        // The normal form has no spaces, quotes or angle brackets, so reports can link it as is.
+        Err(format!(
+            "reported {s:?}: write the URL in its normal form, {:?}",
+            url.as_str()
+        ))
+    } else {
+        Ok(())
+    }
 });
 
 validated_string!(AgentName, |s| {

@@ -11,7 +11,9 @@
 //! Case files are YAML files anywhere under `cases/`. Each file is a mapping with one key,
 //! `cases`, holding a list of cases. A case has a `name` (kebab-case, unique within its file), a
 //! `spec` (the clause of the text the case checks: a short quote or a section name; required), an
-//! optional `note`, exactly one of `robots` (the body as a YAML string: double-quoted escapes such
+//! optional `note`, an optional `reported` (the `http(s)` URL of the thread in a parser's
+//! tracker where the behaviour was reported; shown next to the case in every report), exactly one
+//! of `robots` (the body as a YAML string: double-quoted escapes such
 //! as `\r`, `\n`, `\t`, `\x0c` or `\ufeff` give exact characters, stored as UTF-8) or
 //! `robots_base64` (any bytes, standard base64), and a non-empty list of `checks`.
 //!
@@ -30,7 +32,7 @@
 //! names neither.
 //!
 //! Anything else is an error naming the file, the line and the field: an unknown field, a
-//! duplicate id, a missing `spec`, `robots` and `robots_base64` both or neither, bad base64, an
+//! duplicate id, a missing `spec`, a `reported` value that is not an `http(s)` URL, `robots` and `robots_base64` both or neither, bad base64, an
 //! unknown profile, a path without its leading `/`, an empty `checks` list, or any other value.
 //!
 //! `cargo test` runs every case against the reference under every profile, one test per case id.

@@ -191,3 +191,37 @@ fn exact_bytes_survive() {
     assert_eq!(cases[0].robots, b"\xEF\xBB\xBFA:\r\r\n\t\0\x0c");
     assert_eq!(cases[1].robots, b"\xFF\r\n");
 }
+
+#[test]
+fn reported_must_be_an_http_url() {
+    for bad in [
+        "google/robotstxt#64",
+        "ftp://example.com/x",
+        "https://",
+        "mailto:a@b.c",
+        "https://example.com/a b>",
+    ] {
+        let e = error_of(&case(&format!(
+            "    reported: \"{bad}\"\n    robots: \"\"\n    checks:\n{GOOD_CHECK}"
+        )));
+        assert!(
+            e.starts_with("4:15: cases[0].reported: reported ") && e.contains(bad),
+            "{bad}: {e}"
+        );
+    }
+}
+
+#[test]
+fn reported_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = "https://github.com/google/robotstxt/issues/64";
+    std::fs::write(
+        dir.path().join("good.yaml"),
+        case(&format!(
+            "    reported: {url}\n    robots: \"\"\n    checks:\n{GOOD_CHECK}"
+        )),
+    )
+    .unwrap();
+    let cases = load_corpus(&[dir.path().to_owned()]).unwrap();
+    assert_eq!(cases[0].reported.as_deref(), Some(url));
+}

@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{Scratch, HOSTILE, HOSTILE_NAME, HOSTILE_VERSION};
+use common::{Scratch, HOSTILE, HOSTILE_NAME, HOSTILE_VERSION, REPORTED};
 
 /// A report of the hostile corpus by three adapters: a hostile-named one that answers `allowed`
 /// everywhere, a plain one that rejects the hostile body, and one that cannot start.
@@ -75,6 +75,8 @@ fn results_json_has_everything() {
     assert_eq!(doc["profiles"][0], "norobots-1994");
     assert_eq!(doc["cases"][0]["id"], "gate/script-tags");
     assert_eq!(doc["cases"][0]["checks"][1]["id"], "gate/script-tags#1");
+    assert!(doc["cases"][0].get("reported").is_none());
+    assert_eq!(doc["cases"][1]["reported"], REPORTED);
     let adapters = doc["adapters"].as_array().unwrap();
     assert_eq!(adapters.len(), 3);
     let evil = &adapters[0];
@@ -224,4 +226,28 @@ fn a_failed_run_keeps_the_previous_report() {
         "{blocked:?}"
     );
     assert_eq!(snapshot(&out), before);
+}
+
+#[test]
+fn reported_threads_are_shown_next_to_the_case() {
+    let s = hostile_report();
+    let out = s.path("out");
+    // The adapter that answers `allowed` everywhere fails gate/plain#0, a reported case.
+    let page = read(
+        &out,
+        "evil-img-src-x-onerror--document.title--pwned-name-----_-x--y-.md",
+    );
+    let link = format!("[reported](<{REPORTED}>)");
+    assert!(
+        page.contains("1 reported case(s) still not passed")
+            && page.contains(&format!("- `gate/plain` — {link}")),
+        "{page}"
+    );
+    let heading = page
+        .find("### `gate/plain#0` fail")
+        .expect("the failure is listed");
+    assert!(page[heading..].contains(&format!(" · {link}")), "{page}");
+    let html = read(&out, "index.html");
+    // The page's data is JSON made safe for a script block (`&` written as an escape).
+    assert!(html.contains("\"reported\":\"https://example.com/t/1?q=%3Cb%3E"));
 }

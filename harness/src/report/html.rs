@@ -51,6 +51,7 @@ struct CaseData<'a> {
     name: &'a str,
     spec: &'a str,
     note: Option<&'a str>,
+    reported: Option<&'a str>,
     bytes: usize,
     /// The body with line numbers and invisible bytes made visible.
     body: String,
@@ -126,6 +127,7 @@ pub fn page(report: &Report) -> String {
                     name: &case.name,
                     spec: &case.spec,
                     note: case.note.as_deref(),
+                    reported: case.reported.as_deref(),
                     bytes: case.robots.len(),
                     body: visible_body(&case.robots),
                     checks: case

@@ -38,6 +38,8 @@ struct CaseDoc<'a> {
     spec: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reported: Option<&'a str>,
     robots_base64: String,
     checks: Vec<CheckDoc<'a>>,
 }
@@ -122,6 +124,7 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
         group: &case.group,
         spec: &case.spec,
         note: case.note.as_deref(),
+        reported: case.reported.as_deref(),
         robots_base64: base64::engine::general_purpose::STANDARD.encode(&case.robots),
         checks: case
             .checks

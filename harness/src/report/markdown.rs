@@ -316,6 +316,26 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         .iter()
         .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unspecified))
         .collect();
+    let mut reported: Vec<(&str, &str)> = Vec::new();
+    for r in &bad {
+        let case = &report.cases[r.case];
+        if let Some(url) = case.reported.as_deref() {
+            if reported.last().is_none_or(|&(id, _)| id != case.id) {
+                reported.push((&case.id, url));
+            }
+        }
+    }
+    if !reported.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{} reported case(s) still not passed (each a disagreement met on a live site and \
+             reported in some parser's tracker):\n",
+            reported.len()
+        );
+        for (id, url) in reported {
+            let _ = writeln!(out, "- {} — [reported](<{url}>)", md_code(id));
+        }
+    }
     let _ = writeln!(
         out,
         "\n{} check(s) not passed under the claimed profile:",
@@ -329,9 +349,13 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
             let _ = write!(out, "\n## {}\n", md(group));
         }
         let id = format!("{}#{}", case.id, r.check);
+        let reported = case
+            .reported
+            .as_deref()
+            .map_or_else(String::new, |url| format!(" · [reported](<{url}>)"));
         let _ = write!(
             out,
-            "\n### {} {}\n\n[in the matrix]({})\n\n{}",
+            "\n### {} {}\n\n[in the matrix]({}){reported}\n\n{}",
             md_code(&id),
             r.outcome,
             cell_link(&h.name, &id),

@@ -106,6 +106,10 @@ pub const HOSTILE: &str =
 pub const HOSTILE_NAME: &str = "evil<img src=x onerror=\"document.title='pwned-name'\">|*_[x](y)";
 pub const HOSTILE_VERSION: &str = "\"><script>document.title='pwned-version'</script>";
 
+/// The thread the hostile corpus's plain case names: characters markup cares about, in the URL's
+/// normal form.
+pub const REPORTED: &str = "https://example.com/t/1?q=%3Cb%3E&x=(y)*_";
+
 /// A corpus whose case content is hostile everywhere a string can go: the body (with control
 /// bytes and a BOM too), the spec, the note, the agent and the path.
 pub fn hostile_corpus() -> String {
@@ -127,6 +131,7 @@ pub fn hostile_corpus() -> String {
             {
                 "name": "plain",
                 "spec": "test",
+                "reported": REPORTED,
                 "robots": "User-agent: *\nDisallow: /a\n",
                 "checks": [
                     { "agent": "FooBot", "path": "/a", "expect": "disallowed" },
