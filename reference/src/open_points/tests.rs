@@ -114,6 +114,18 @@ fn rfc9309_points() {
         ["match-length"]
     );
     assert!(rfc("User-agent: *\nDisallow: /%7Ea\n", "FooBot", "/~a").contains(&"percent-encoding"));
+    // Inside the query a second `?` is data (`%3F`) for the reference; compared as written, the
+    // rule matches: the decision is open.
+    assert!(
+        rfc("User-agent: *\nDisallow: /*?b\n", "FooBot", "/p?a?b").contains(&"percent-encoding")
+    );
+    // Both spellings alike: settled.
+    assert!(rfc(
+        "User-agent: *\nDisallow: /p?u=http://x\n",
+        "FooBot",
+        "/p?u=http://x/y"
+    )
+    .is_empty());
 }
 
 #[test]
