@@ -13,9 +13,9 @@
 //! `spec` (the clause of the text the case checks: a short quote or a section name; required), an
 //! optional `note`, an optional `reported` (the `http(s)` URL of the thread in a parser's
 //! tracker where the behaviour was reported; shown next to the case in every report), exactly one
-//! of `robots` (the body as a YAML string: double-quoted escapes such
-//! as `\r`, `\n`, `\t`, `\x0c` or `\ufeff` give exact characters, stored as UTF-8) or
-//! `robots_base64` (any bytes, standard base64), and a non-empty list of `checks`.
+//! of `robots` (the body as a YAML string: double-quoted escapes such as `\r`, `\n`, `\t`, `\x0c`
+//! or `\ufeff` give exact characters, stored as UTF-8) or `robots_base64` (any bytes, standard
+//! base64), and a non-empty list of `checks`.
 //!
 //! A check is `{agent, path, expect}`. `agent` is the robot's name as the robot gives it (a bare
 //! name, a name with a version, or a browser-style string). `path` is the local URL: it starts with
@@ -32,8 +32,9 @@
 //! names neither.
 //!
 //! Anything else is an error naming the file, the line and the field: an unknown field, a
-//! duplicate id, a missing `spec`, a `reported` value that is not an `http(s)` URL, `robots` and `robots_base64` both or neither, bad base64, an
-//! unknown profile, a path without its leading `/`, an empty `checks` list, or any other value.
+//! duplicate id, a missing `spec`, a `reported` value that is not an `http(s)` URL, `robots` and
+//! `robots_base64` both or neither, bad base64, an unknown profile, a path without its leading
+//! `/`, an empty `checks` list, or any other value.
 //!
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 
