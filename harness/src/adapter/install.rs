@@ -140,6 +140,8 @@ pub fn install(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Res
             }
         }
         if let Some((marker, content)) = marker(adapter, step) {
+            let folder = marker.parent().unwrap_or(&adapter.cache);
+            std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
             std::fs::write(&marker, content).map_err(|e| format!("{}: {e}", marker.display()))?;
         }
     }
