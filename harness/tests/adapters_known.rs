@@ -103,7 +103,14 @@ fn every_adapter_answers_and_known_differences_show() {
         "urllib splits on CR"
     );
     // Parsers claiming RFC 9309 honour Allow lines and wildcards, scored under their profile.
-    for adapter in ["rust-texting-robots", "python-protego", "python-google"] {
+    for adapter in [
+        "rust-texting-robots",
+        "python-protego",
+        "python-google",
+        "rust-robotxt",
+        "go-grobotstxt",
+        "java-crawler-commons",
+    ] {
         assert_ne!(
             passes(adapter, "allow-line"),
             Some(false),

@@ -1,8 +1,8 @@
 //! Whether an adapter can run here, and installing what it needs into its cache under `target/`.
 //!
 //! System programs (`requires`, `probe`) are only checked, never installed: the manifest's
-//! `install_hint` says what a person runs. Setup steps (venvs, npm prefixes, cargo builds) are
-//! run here, idempotently: a step whose marker in the cache matches is not run again.
+//! `install_hint` says what a person runs. Setup steps (venvs, npm prefixes, cargo, Go and Maven
+//! builds) are run here, idempotently: a step whose marker in the cache matches is not run again.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -92,8 +92,56 @@ pub fn install(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Res
                     .args(["build", "--release", "--quiet", "-p", package])
                     .env("CARGO_TARGET_DIR", &adapter.target))?;
             }
+            SetupStep::GoBuild { output } => {
+                let gopath = adapter.cache.join("go");
+                // go.sum is committed: -mod=readonly refuses to build anything it does not pin.
+                // GOTOOLCHAIN=local: never fetch another Go toolchain on go.mod's say.
+                run(Command::new("go")
+                    .current_dir(&adapter.dir)
+                    .args([
+                        "build",
+                        "-mod=readonly",
+                        "-modcacherw",
+                        "-buildvcs=false",
+                        "-o",
+                    ])
+                    .arg(adapter.cache.join(output))
+                    .arg(".")
+                    .env("GOPATH", &gopath)
+                    .env("GOMODCACHE", gopath.join("pkg/mod"))
+                    .env("GOCACHE", gopath.join("cache"))
+                    .env("GOTOOLCHAIN", "local"))?;
+            }
+            SetupStep::Maven { source } => {
+                let maven = adapter.cache.join("maven");
+                let lib = maven.join("lib");
+                // A fresh lib/ and classes/, so a changed pin leaves no old jar on the classpath.
+                for dir in [&lib, &maven.join("classes")] {
+                    if dir.exists() {
+                        std::fs::remove_dir_all(dir)
+                            .map_err(|e| format!("{}: {e}", dir.display()))?;
+                    }
+                }
+                run(Command::new("mvn")
+                    .args(["--batch-mode", "--quiet", "--file"])
+                    .arg(adapter.dir.join("pom.xml"))
+                    .arg(format!(
+                        "-Dmaven.repo.local={}",
+                        maven.join("repository").display()
+                    ))
+                    .arg(format!("-DoutputDirectory={}", lib.display()))
+                    .arg("dependency:copy-dependencies"))?;
+                run(Command::new("javac")
+                    .arg("-d")
+                    .arg(maven.join("classes"))
+                    .arg("-cp")
+                    .arg(lib.join("*"))
+                    .arg(adapter.dir.join(source)))?;
+            }
         }
         if let Some((marker, content)) = marker(adapter, step) {
+            let folder = marker.parent().unwrap_or(&adapter.cache);
+            std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
             std::fs::write(&marker, content).map_err(|e| format!("{}: {e}", marker.display()))?;
         }
     }
@@ -106,6 +154,8 @@ pub fn describe(step: &SetupStep) -> String {
         SetupStep::PythonVenv { packages } => format!("python venv with {}", packages.join(" ")),
         SetupStep::Npm { packages } => format!("npm install {}", packages.join(" ")),
         SetupStep::CargoBuild { package } => format!("cargo build --release -p {package}"),
+        SetupStep::GoBuild { output } => format!("go build -o {output}"),
+        SetupStep::Maven { source } => format!("maven dependencies and javac {source}"),
     }
 }
 
@@ -121,7 +171,8 @@ fn step_done(adapter: &Adapter, step: &SetupStep) -> bool {
     }
 }
 
-/// The marker file a finished step leaves, and what it holds: the exact packages installed.
+/// The marker file a finished step leaves, and what it holds: the exact packages installed, or
+/// for a build the files it was built from.
 fn marker(adapter: &Adapter, step: &SetupStep) -> Option<(PathBuf, String)> {
     match step {
         SetupStep::PythonVenv { packages } => Some((
@@ -133,7 +184,39 @@ fn marker(adapter: &Adapter, step: &SetupStep) -> Option<(PathBuf, String)> {
             packages.join("\n"),
         )),
         SetupStep::CargoBuild { .. } => None,
+        SetupStep::GoBuild { output } => Some((
+            adapter.cache.join("go/.robotstxt-test-installed"),
+            format!(
+                "{output}\n{}",
+                sources(&adapter.dir, |name| {
+                    name.ends_with(".go") || name == "go.mod" || name == "go.sum"
+                })
+            ),
+        )),
+        SetupStep::Maven { source } => Some((
+            adapter.cache.join("maven/.robotstxt-test-installed"),
+            sources(&adapter.dir, |name| name == source || name == "pom.xml"),
+        )),
     }
+}
+
+/// The names and contents of the files in `dir` that `wanted` picks, in name order: a build
+/// whose sources or pins change is not done any more. An unreadable file reads as empty.
+fn sources(dir: &Path, wanted: impl Fn(&str) -> bool) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| wanted(name))
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|name| {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+            format!("== {name}\n{text}")
+        })
+        .collect()
 }
 
 /// Runs a command to completion; on failure, the error holds the tail of what it printed.

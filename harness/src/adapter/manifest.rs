@@ -42,7 +42,7 @@ pub struct Manifest {
 pub struct Package {
     pub name: String,
     pub version: String,
-    /// `pypi`, `npm`, `crates.io`, `debian`, `stdlib` or `workspace`.
+    /// `pypi`, `npm`, `crates.io`, `go`, `maven`, `debian`, `stdlib` or `workspace`.
     pub registry: String,
 }
 
@@ -56,6 +56,13 @@ pub enum SetupStep {
     Npm { packages: Vec<String> },
     /// A release build of this workspace package.
     CargoBuild { package: String },
+    /// `go build` of the adapter folder's main package (its go.mod and go.sum pin every module)
+    /// into `{cache}/<output>`, with every Go path inside `{cache}/go`.
+    GoBuild { output: String },
+    /// The dependencies of the adapter folder's `pom.xml`, resolved by Maven into
+    /// `{cache}/maven/lib`, and `source` (a `.java` file in the folder) compiled against them
+    /// into `{cache}/maven/classes`.
+    Maven { source: String },
 }
 
 /// A manifest and where it lives.
@@ -73,7 +80,16 @@ pub struct Adapter {
 }
 
 const PROFILES: [&str; 3] = ["norobots-1994", "rfc9309", "other"];
-const REGISTRIES: [&str; 6] = ["pypi", "npm", "crates.io", "debian", "stdlib", "workspace"];
+const REGISTRIES: [&str; 8] = [
+    "pypi",
+    "npm",
+    "crates.io",
+    "go",
+    "maven",
+    "debian",
+    "stdlib",
+    "workspace",
+];
 
 impl Adapter {
     /// Loads `<dir>/adapter.yaml`. `workspace` is the root whose `target/` holds caches and builds.

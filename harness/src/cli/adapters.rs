@@ -53,7 +53,7 @@ fn list(adapters_dir: &std::path::Path) -> Result<Exit, String> {
     let all =
         adapter::discover(adapters_dir, &workspace_of(adapters_dir)).map_err(|e| e.to_string())?;
     println!(
-        "{:<22} {:<14} {:<28} {:<10} {:<14} status",
+        "{:<22} {:<14} {:<31} {:<10} {:<14} status",
         "adapter", "profile", "parser", "version", "language"
     );
     for a in &all {
@@ -64,7 +64,7 @@ fn list(adapters_dir: &std::path::Path) -> Result<Exit, String> {
             Availability::Unavailable(why) => format!("unavailable: {why}"),
         };
         println!(
-            "{:<22} {:<14} {:<28} {:<10} {:<14} {status}",
+            "{:<22} {:<14} {:<31} {:<10} {:<14} {status}",
             m.name, m.profile, m.parser, m.package.version, m.language
         );
     }
