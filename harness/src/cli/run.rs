@@ -10,6 +10,7 @@ use robotstxt_test::engine::{Engine, ReferenceEngine};
 use robotstxt_test::expectations::gate::{judge, Judged};
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::run::{run_engines, Outcome, Scoring};
+use robotstxt_test::visible::shown;
 use robotstxt_test::{junit, summary};
 
 use super::gate::{self, GateArgs};
@@ -88,7 +89,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     for ((engine, results), plan) in engines.iter().zip(&all_results).zip(&mut plans) {
         let name = &engine.handshake().name;
         if let Some(why) = engine.unavailable() {
-            eprintln!("{name}: unavailable or broken: {why}");
+            eprintln!("{name}: unavailable or broken: {}", shown(why));
             exit = exit.max(Exit::Unavailable);
             if let Some(target) = &plan.update {
                 eprintln!("{name}: {} left as it was", target.display());

@@ -2,11 +2,11 @@
 //! Shared by every subcommand that drives adapters.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::adapter::{self, Adapter, Limits};
 use robotstxt_test::engine::Engine;
+use robotstxt_test::limits;
 
 /// A started engine and its adapter folder, if it has one.
 pub type Opened = (Box<dyn Engine>, Option<PathBuf>);
@@ -35,14 +35,8 @@ impl AdapterArgs {
     }
 
     pub fn limits(&self) -> Result<Limits, String> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err(format!(
-                "--timeout {} must be a positive number",
-                self.timeout
-            ));
-        }
         Ok(Limits {
-            timeout: Duration::from_secs_f64(self.timeout),
+            timeout: limits::seconds("--timeout", self.timeout)?,
             ..Limits::default()
         })
     }

@@ -10,6 +10,7 @@ use robotstxt_reference::Profile;
 
 use crate::markup::{md, md_code, md_fence};
 use crate::render::failure_block;
+use crate::repeats::ShownOnce;
 use crate::run::Outcome;
 
 use super::matrix::{self, Cell};
@@ -322,6 +323,7 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         bad.len()
     );
     let mut group = "";
+    let mut once = ShownOnce::default();
     for r in bad {
         let case = &report.cases[r.case];
         if case.group != group {
@@ -335,7 +337,7 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
             md_code(&id),
             r.outcome,
             cell_link(&h.name, &id),
-            md_fence(&failure_block(case, r))
+            md_fence(&failure_block(case, &once.result(case, r)))
         );
     }
     out
