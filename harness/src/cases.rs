@@ -108,13 +108,6 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
                 continue;
             }
         };
-        if files.is_empty() {
-            errors.push(error_at(
-                root,
-                None,
-                "holds no case file (*.yaml)".to_owned(),
-            ));
-        }
         for file in files {
             let group = group_of(root, &file);
             let bytes = match walk::read_regular(&file, MAX_CASE_FILE) {
@@ -156,17 +149,6 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
                 Err(e) => errors.push(e),
             }
         }
-    }
-    if errors.is_empty() && cases.is_empty() {
-        let shown: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
-        errors.push(error_at(
-            roots.first().map_or(Path::new("."), PathBuf::as_path),
-            None,
-            format!(
-                "no case found in {}: zero cases would pass any gate",
-                shown.join(", ")
-            ),
-        ));
     }
     if errors.is_empty() {
         Ok(cases)

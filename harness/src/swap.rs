@@ -15,6 +15,15 @@ use crate::signals;
 /// Writes `files` (names inside `out`, and their bytes) into `out`, replacing those names and
 /// keeping every other file already there, all in one step (see the module docs).
 pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
+    for (name, _) in files {
+        let path = out.join(name);
+        if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: exists and is not a file", path.display()),
+            ));
+        }
+    }
     let (parent, name) = split(out)?;
     remove_leftovers(&parent, &name);
     let staging = parent.join(format!(".{name}.new-{}", std::process::id()));

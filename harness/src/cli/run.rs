@@ -178,14 +178,22 @@ pub fn load_cases(dirs: &[PathBuf]) -> Result<Vec<Case>, String> {
     } else {
         dirs.to_vec()
     };
-    load_corpus(&dirs).map_err(|errors| {
+    let cases = load_corpus(&dirs).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
         format!(
             "{} problem(s) in the case files:\n{}",
             errors.len(),
             lines.join("\n")
         )
-    })
+    })?;
+    if cases.is_empty() {
+        let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        return Err(format!(
+            "no case found in {}: a run of zero cases would pass any gate",
+            shown.join(", ")
+        ));
+    }
+    Ok(cases)
 }
 
 /// A progress bar over every (engine, case) pair, on stderr, hidden when stderr is not a terminal.

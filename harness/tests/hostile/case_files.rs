@@ -132,7 +132,11 @@ fn zero_cases_is_an_error() {
     fs::create_dir(dir.path().join("empty")).unwrap();
     let ran = run(dir.path(), &["run", "--cases", "empty"]);
     assert_eq!(ran.code, 2, "{}", ran.stderr);
-    assert!(ran.stderr.contains("no case file"), "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("no case found in empty"),
+        "{}",
+        ran.stderr
+    );
     let ran = run(
         dir.path(),
         &["run", "--cases", "empty", "--format", "junit"],
