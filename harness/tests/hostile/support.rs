@@ -61,6 +61,8 @@ pub fn run_with(dir: &Path, args: &[&str], interrupt: Option<Interrupt>) -> Ran 
         });
     }
     let started = Instant::now();
+    // Reaped below with wait4, which also gives its peak memory.
+    #[allow(clippy::zombie_processes)]
     let mut child = command.spawn().expect("the binary starts");
     let pid = child.id() as i32;
     let out = child.stdout.take().unwrap();
