@@ -10,7 +10,7 @@ use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
 use robotstxt_test::limits;
 use robotstxt_test::visible::shown;
 
-use super::select::AdapterArgs;
+use super::select::{seconds_in_range, AdapterArgs};
 use super::Exit;
 
 /// Fuzz one adapter against the reference and write each new disagreement as a case file.
@@ -26,7 +26,7 @@ pub struct Args {
     #[command(flatten)]
     select: AdapterArgs,
     /// Seconds to run (default 60 unless --docs is given).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = seconds_in_range)]
     time: Option<f64>,
     /// Documents to run: an exact, repeatable amount of work.
     #[arg(long, value_name = "N")]

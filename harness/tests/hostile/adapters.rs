@@ -5,7 +5,7 @@ use std::fs;
 use std::io::Write;
 use std::time::Duration;
 
-use crate::support::{assert_nothing_left, cases_yaml, hostile_cmd, run};
+use crate::support::{assert_nothing_left, cases_yaml, drive, hostile_cmd, run, scratch};
 
 /// Peak memory of a run against an adapter that floods error text, in MiB (before the cap, a
 /// 1 MB error per check took 5.5 GB).
@@ -14,13 +14,8 @@ const FLOOD_MIB: f64 = 200.0;
 #[test]
 fn huge_error_texts_are_capped_and_shown_once() {
     for mode in ["huge-error", "error-object"] {
-        let dir = tempfile::tempdir().unwrap();
-        fs::write(dir.path().join("cases.yaml"), cases_yaml(12, "x")).unwrap();
-        let cmd = hostile_cmd(mode, dir.path());
-        let ran = run(
-            dir.path(),
-            &["run", "--cases", "cases.yaml", "--adapter-cmd", &cmd],
-        );
+        let (dir, cmd) = scratch(12, "x", mode);
+        let ran = drive(dir.path(), "run", &cmd, &[]);
         assert_eq!(ran.code, 1, "{mode}: {}", ran.stderr);
         assert!(
             ran.peak_mib < FLOOD_MIB,
@@ -39,20 +34,9 @@ fn huge_error_texts_are_capped_and_shown_once() {
         );
         assert_eq!(
             ran.stdout.matches("the same as for cases/case-0#0").count(),
-            39
+            11
         );
-        let json = run(
-            dir.path(),
-            &[
-                "run",
-                "--cases",
-                "cases.yaml",
-                "--adapter-cmd",
-                &cmd,
-                "--format",
-                "json",
-            ],
-        );
+        let json = drive(dir.path(), "run", &cmd, &["--format", "json"]);
         let document: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
         let detail = document["results"][0]["detail"].as_str().unwrap();
         assert!(
@@ -84,21 +68,8 @@ fn a_name_that_climbs_out_of_its_folder_stays_inside() {
 
 #[test]
 fn a_detached_helper_holding_stdout_is_a_crash_and_is_stopped() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("cases.yaml"), cases_yaml(3, "FAULT")).unwrap();
-    let cmd = hostile_cmd("detach", dir.path());
-    let ran = run(
-        dir.path(),
-        &[
-            "run",
-            "--cases",
-            "cases.yaml",
-            "--adapter-cmd",
-            &cmd,
-            "--format",
-            "json",
-        ],
-    );
+    let (dir, cmd) = scratch(3, "FAULT", "detach");
+    let ran = drive(dir.path(), "run", &cmd, &["--format", "json"]);
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     let document: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(document["results"][2]["outcome"], "crash", "{}", ran.stdout);
@@ -177,6 +148,8 @@ fn numbers_out_of_range_are_errors_not_panics() {
         vec!["fuzz", "--adapter-cmd", &cmd, "--time", "1e300"],
         vec!["run", "--adapter-cmd", &cmd, "--timeout=-1"],
         vec!["run", "--adapter-cmd", &cmd, "--timeout=nan"],
+        vec!["run", "--timeout=1e300"],
+        vec!["report", "--timeout=1e300"],
     ] {
         let ran = run(dir.path(), &args);
         assert_eq!(ran.code, 2, "{args:?}: {}", ran.stderr);

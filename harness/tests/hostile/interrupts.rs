@@ -3,60 +3,38 @@
 
 use std::fs;
 
-use crate::support::{assert_nothing_left, cases_yaml, hostile_cmd, run, run_with, Interrupt};
+use crate::support::{assert_nothing_left, drive, drive_with, names_in, scratch, Interrupt};
+
+/// Interrupts `SUBCOMMAND` against the slow adapter once the adapter has started.
+fn interrupted(subcommand: &str, extra: &[&str], signal: i32) -> tempfile::TempDir {
+    let (dir, cmd) = scratch(200, "x", "slow");
+    if subcommand == "report" {
+        fs::create_dir(dir.path().join("reports")).unwrap();
+        fs::write(dir.path().join("reports/README.md"), "old").unwrap();
+    }
+    let ready = Interrupt {
+        ready: dir.path().join("pids"),
+        signal,
+    };
+    let ran = drive_with(dir.path(), subcommand, &cmd, extra, Some(ready));
+    assert_eq!(ran.code, 130, "{}", ran.stderr);
+    assert_nothing_left(dir.path());
+    dir
+}
 
 #[test]
 fn sigint_stops_every_adapter_and_exits_130() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("cases.yaml"), cases_yaml(200, "x")).unwrap();
-    let cmd = hostile_cmd("slow", dir.path());
-    let ran = run_with(
-        dir.path(),
-        &["run", "--cases", "cases.yaml", "--adapter-cmd", &cmd],
-        Some(Interrupt {
-            ready: dir.path().join("pids"),
-            signal: libc::SIGINT,
-        }),
-    );
-    assert_eq!(ran.code, 130, "{}", ran.stderr);
-    assert_nothing_left(dir.path());
+    interrupted("run", &[], libc::SIGINT);
 }
 
 #[test]
 fn sigterm_during_report_leaves_the_old_reports_whole_and_no_temporaries() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("cases.yaml"), cases_yaml(200, "x")).unwrap();
+    let dir = interrupted("report", &["--out", "reports"], libc::SIGTERM);
     let out = dir.path().join("reports");
-    fs::create_dir(&out).unwrap();
-    fs::write(out.join("README.md"), "old").unwrap();
-    let cmd = hostile_cmd("slow", dir.path());
-    let ran = run_with(
-        dir.path(),
-        &[
-            "report",
-            "--cases",
-            "cases.yaml",
-            "--adapter-cmd",
-            &cmd,
-            "--out",
-            "reports",
-        ],
-        Some(Interrupt {
-            ready: dir.path().join("pids"),
-            signal: libc::SIGTERM,
-        }),
-    );
-    assert_eq!(ran.code, 130, "{}", ran.stderr);
-    assert_nothing_left(dir.path());
-    let names: Vec<String> = fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    assert_eq!(names, ["README.md"]);
+    assert_eq!(names_in(&out), ["README.md"]);
     assert_eq!(fs::read_to_string(out.join("README.md")).unwrap(), "old");
-    let beside: Vec<String> = fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
+    let beside: Vec<String> = names_in(dir.path())
+        .into_iter()
         .filter(|n| n.contains(".new-") || n.contains(".tmp-"))
         .collect();
     assert!(beside.is_empty(), "{beside:?}");
@@ -64,34 +42,16 @@ fn sigterm_during_report_leaves_the_old_reports_whole_and_no_temporaries() {
 
 #[test]
 fn a_report_cleans_what_an_interrupted_one_left_and_replaces_the_folder_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("cases.yaml"), cases_yaml(2, "x")).unwrap();
+    let (dir, cmd) = scratch(2, "x", "plain");
     let out = dir.path().join("reports");
     fs::create_dir(&out).unwrap();
     fs::write(out.join("survey.md"), "kept").unwrap();
     fs::write(out.join("README.md.tmp-999999"), "left").unwrap();
     fs::create_dir(dir.path().join(".reports.new-999999")).unwrap();
-    let cmd = hostile_cmd("plain", dir.path());
-    let ran = run(
-        dir.path(),
-        &[
-            "report",
-            "--cases",
-            "cases.yaml",
-            "--adapter-cmd",
-            &cmd,
-            "--out",
-            "reports",
-        ],
-    );
+    let ran = drive(dir.path(), "report", &cmd, &["--out", "reports"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
-    let mut names: Vec<String> = fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
     assert_eq!(
-        names,
+        names_in(&out),
         [
             "README.md",
             "SCHEMA.md",
@@ -101,6 +61,7 @@ fn a_report_cleans_what_an_interrupted_one_left_and_replaces_the_folder_whole() 
             "survey.md"
         ]
     );
+    assert_eq!(fs::read_to_string(out.join("survey.md")).unwrap(), "kept");
     assert!(!dir.path().join(".reports.new-999999").exists());
     assert_nothing_left(dir.path());
 }

@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use crate::support::{cases_yaml, hostile_cmd, run};
+use crate::support::{drive, run, scratch};
 
 fn assert_inert(what: &str, text: &str) {
     assert!(!text.contains('\x1b'), "{what}: a raw ESC");
@@ -19,18 +19,17 @@ fn check_shows_control_bytes_of_the_file() {
         "User-agent: bot\x1b[2J\u{202e}x\nDisallow: /\n",
     )
     .unwrap();
-    let ran = run(
-        dir.path(),
-        &[
-            "check",
-            "--robots",
-            "robots.txt",
-            "--agent",
-            "bot\x1b[2J\u{202e}x",
-            "--path",
-            "/",
-        ],
-    );
+    let agent = "bot\x1b[2J\u{202e}x";
+    let args = [
+        "check",
+        "--robots",
+        "robots.txt",
+        "--agent",
+        agent,
+        "--path",
+        "/",
+    ];
+    let ran = run(dir.path(), &args);
     assert_inert("check", &ran.stdout);
     assert!(
         ran.stdout.contains('␛') && ran.stdout.contains("<U+202E>"),
@@ -41,65 +40,30 @@ fn check_shows_control_bytes_of_the_file() {
 
 #[test]
 fn run_and_report_pages_show_an_adapters_escapes() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("cases.yaml"), cases_yaml(2, "x")).unwrap();
-    let cmd = hostile_cmd("escapes", dir.path());
-    let ran = run(
-        dir.path(),
-        &["run", "--cases", "cases.yaml", "--adapter-cmd", &cmd],
-    );
+    let (dir, cmd) = scratch(2, "x", "escapes");
+    let ran = drive(dir.path(), "run", &cmd, &[]);
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     assert_inert("run", &ran.stdout);
     assert!(ran.stdout.contains("bad ␛[2J"), "{}", ran.stdout);
-    let ran = run(
-        dir.path(),
-        &[
-            "report",
-            "--cases",
-            "cases.yaml",
-            "--adapter-cmd",
-            &cmd,
-            "--out",
-            "reports",
-        ],
-    );
+    let ran = drive(dir.path(), "report", &cmd, &["--out", "reports"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
-    for page in [
-        "README.md",
-        "hostile-escapes.md",
-        "index.html",
-        "results.json",
-    ] {
+    for page in ["README.md", "hostile-escapes.md", "index.html"] {
         let text = fs::read_to_string(dir.path().join("reports").join(page)).unwrap();
-        if page == "results.json" {
-            // The data keeps the adapter's exact words (JSON escapes them).
-            assert!(text.contains("\\u001b[2J"), "{page}");
-            continue;
-        }
         assert_inert(page, &text);
     }
+    // The data keeps the adapter's exact words (JSON escapes them).
+    let data = fs::read_to_string(dir.path().join("reports/results.json")).unwrap();
+    assert!(data.contains("\\u001b[2J"));
     let page = fs::read_to_string(dir.path().join("reports/hostile-escapes.md")).unwrap();
     assert!(page.contains("<U+202E>"), "{page}");
 }
 
 #[test]
 fn the_page_marks_an_adapter_that_broke_part_way() {
-    let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("cases.yaml"), cases_yaml(8, "x")).unwrap();
-    let cmd = hostile_cmd("disagree-then-break", dir.path());
+    let (dir, cmd) = scratch(8, "x", "disagree-then-break");
+    // The adapter breaks after its 60th answer: three answers here, then three crashes.
     fs::write(dir.path().join("count"), "57").unwrap();
-    let ran = run(
-        dir.path(),
-        &[
-            "report",
-            "--cases",
-            "cases.yaml",
-            "--adapter-cmd",
-            &cmd,
-            "--out",
-            "reports",
-        ],
-    );
+    let ran = drive(dir.path(), "report", &cmd, &["--out", "reports"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(ran.stderr.contains("broke down part way"), "{}", ran.stderr);
     let page = fs::read_to_string(dir.path().join("reports/index.html")).unwrap();

@@ -237,3 +237,39 @@ pub fn cases_yaml(count: usize, last_body: &str) -> String {
     }
     yaml
 }
+
+/// A scratch folder holding `cases.yaml` (`count` cases, see [`cases_yaml`]), and the hostile
+/// adapter in `mode` recording into that folder.
+pub fn scratch(count: usize, last_body: &str, mode: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("cases.yaml"), cases_yaml(count, last_body)).unwrap();
+    let cmd = hostile_cmd(mode, dir.path());
+    (dir, cmd)
+}
+
+/// Runs `SUBCOMMAND --cases cases.yaml --adapter-cmd CMD EXTRA...` in `dir`.
+pub fn drive(dir: &Path, subcommand: &str, cmd: &str, extra: &[&str]) -> Ran {
+    drive_with(dir, subcommand, cmd, extra, None)
+}
+
+pub fn drive_with(
+    dir: &Path,
+    subcommand: &str,
+    cmd: &str,
+    extra: &[&str],
+    interrupt: Option<Interrupt>,
+) -> Ran {
+    let mut args = vec![subcommand, "--cases", "cases.yaml", "--adapter-cmd", cmd];
+    args.extend_from_slice(extra);
+    run_with(dir, &args, interrupt)
+}
+
+/// The names in a folder, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
