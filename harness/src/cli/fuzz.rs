@@ -20,7 +20,8 @@ use super::Exit;
 /// scored disagreement (not on a point the profile leaves open) is reduced to a small case and
 /// written to `--out` in the corpus format, ready to move into `cases/`. Disagreements the
 /// adapter's expectations file lists, and findings already in `--out`, are not reported again.
-/// Exit code 1 when new findings were written.
+/// Exit code 1 when new findings were written; 3 when the adapter is unavailable or breaks down
+/// (the findings saved before that are named).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]

@@ -16,7 +16,7 @@ use super::Exit;
 ///
 /// The robots.txt file, agent and path must show a scored disagreement: the adapter's verdict
 /// differs from the reference's under the profile the adapter claims (or norobots-1994), on a
-/// point that profile settles.
+/// point that profile settles. Exit code 3 when the adapter is unavailable or breaks down.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
