@@ -32,6 +32,9 @@
 //! Anything else is an error naming the file, the line and the field: an unknown field, a
 //! duplicate id, a missing `spec`, `robots` and `robots_base64` both or neither, bad base64, an
 //! unknown profile, a path without its leading `/`, an empty `checks` list, or any other value.
+//! Hostile files are refused before they are deserialized ([`yaml_guard`]): more than
+//! [`limits::MAX_CASE_FILE`] bytes, not UTF-8, more than one document, anchors or aliases, or
+//! nesting deeper than [`limits::MAX_CASE_DEPTH`]; folders are walked by [`walk`].
 //!
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 

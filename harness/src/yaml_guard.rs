@@ -1,7 +1,7 @@
 //! Screening a case file's text before it is deserialized, so that hostile YAML fails fast, in
 //! bounded memory, with a line: bytes that are not UTF-8 or that YAML forbids (a NUL), more than
 //! one document, anchors and aliases (whose expansion can multiply a small file into gigabytes),
-//! and nesting deeper than [`MAX_CASE_DEPTH`](crate::limits::MAX_CASE_DEPTH).
+//! and nesting deeper than [`MAX_CASE_DEPTH`].
 //!
 //! The screen walks the YAML event stream once, keeping only a depth counter. Syntax errors it
 //! leaves to the deserializer, which reports them with their own line.
