@@ -4,20 +4,25 @@
 //! through [`write_atomic`]: the bytes go to a temporary file beside the target (same folder, so
 //! the same file system), are flushed to disk, and only then renamed over the target. A run that
 //! fails or is interrupted before the rename leaves the previous file as it was.
-//! [`write_all_atomic`] does the same for a set of files that belong together.
+//! [`write_all_atomic`] does the same for a set of files that belong together. Temporaries are
+//! registered with [`crate::signals`], so an interrupt removes them too.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::signals;
+
 /// Writes `bytes` to `path` atomically (see the module docs). The temporary file is
 /// `<name>.tmp-<pid>`; it is removed again when anything fails.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let temporary = temporary_beside(path)?;
+    signals::guard_temporary(&temporary);
     let result = write_then_rename(&temporary, path, bytes);
     if result.is_err() {
         let _ = fs::remove_file(&temporary);
     }
+    signals::release_temporary(&temporary);
     result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
@@ -36,9 +41,11 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     let mut written: Vec<(PathBuf, &Path)> = Vec::new();
     for (path, bytes) in files {
         let staged = temporary_beside(path).and_then(|temporary| {
+            signals::guard_temporary(&temporary);
             let result = write_synced(&temporary, bytes);
             if result.is_err() {
                 let _ = fs::remove_file(&temporary);
+                signals::release_temporary(&temporary);
             }
             result.map(|()| temporary)
         });
@@ -47,6 +54,7 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
             Err(e) => {
                 for (temporary, _) in &written {
                     let _ = fs::remove_file(temporary);
+                    signals::release_temporary(temporary);
                 }
                 return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
             }
@@ -54,7 +62,9 @@ pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
     }
     let mut first_error = None;
     for (temporary, path) in &written {
-        if let Err(e) = fs::rename(temporary, path) {
+        let renamed = fs::rename(temporary, path);
+        signals::release_temporary(temporary);
+        if let Err(e) = renamed {
             let _ = fs::remove_file(temporary);
             first_error.get_or_insert(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
         }

@@ -13,7 +13,9 @@ use robotstxt_reference::{Profile, Verdict};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
+use crate::limits::MAX_CASE_FILE;
 use crate::located::LocatedError;
+use crate::{walk, yaml_guard};
 
 /// One case: a robots.txt body and the checks asked of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,28 +100,39 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     let mut errors = Vec::new();
     let mut seen: HashMap<String, PathBuf> = HashMap::new();
     for root in roots {
-        let files = match yaml_files(root) {
+        let files = match walk::files_with_extension(root, "yaml") {
             Ok(files) => files,
             Err(e) => {
-                errors.push(CaseError {
-                    file: root.clone(),
-                    line: None,
-                    column: None,
-                    message: format!("cannot read the case folder or file: {e}"),
-                });
+                errors.push(error_at(
+                    root,
+                    None,
+                    format!("cannot read the case folder or file: {e}"),
+                ));
                 continue;
             }
         };
         for file in files {
             let group = group_of(root, &file);
-            let text = match std::fs::read_to_string(&file) {
-                Ok(text) => text,
+            let bytes = match walk::read_regular(&file, MAX_CASE_FILE) {
+                Ok(bytes) => bytes,
                 Err(e) => {
-                    errors.push(error_at(&file, None, format!("cannot read: {e}")));
+                    errors.push(error_at(&file, Some(1), format!("cannot read: {e}")));
                     continue;
                 }
             };
-            match parse_file(&text, &file, &group) {
+            let text = match yaml_guard::screen(&bytes) {
+                Ok(text) => text,
+                Err(refusal) => {
+                    errors.push(LocatedError {
+                        file: file.clone(),
+                        line: Some(refusal.line),
+                        column: Some(refusal.column),
+                        message: refusal.message,
+                    });
+                    continue;
+                }
+            };
+            match parse_file(text, &file, &group) {
                 Ok(file_cases) => {
                     for case in file_cases {
                         if let Some(first) = seen.get(&case.id) {
@@ -128,7 +141,7 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
                                 case.id,
                                 first.display()
                             );
-                            let line = line_of_name(&text, &case.name, 0);
+                            let line = line_of_name(text, &case.name, 0);
                             errors.push(error_at(&file, line, message));
                         } else {
                             seen.insert(case.id.clone(), file.clone());
@@ -151,6 +164,17 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
 /// `.yaml`, with `/` separators.
 pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, CaseError> {
     let raw: RawFile = serde_yaml::from_str(text).map_err(|e| yaml_error(file, &e))?;
+    if raw.cases.is_empty() {
+        let line = text
+            .lines()
+            .position(|l| l.starts_with("cases:"))
+            .map_or(1, |i| i + 1);
+        return Err(error_at(
+            file,
+            Some(line),
+            "cases: the file holds no case; a case file lists at least one".to_owned(),
+        ));
+    }
     let mut names: HashMap<&str, usize> = HashMap::new();
     for (index, case) in raw.cases.iter().enumerate() {
         if let Some(first) = names.insert(case.name.as_str(), index) {
@@ -187,26 +211,6 @@ pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, Cas
         .collect())
 }
 
-fn yaml_files(root: &Path) -> std::io::Result<Vec<PathBuf>> {
-    if std::fs::metadata(root)?.is_file() {
-        return Ok(vec![root.to_owned()]);
-    }
-    let mut files = Vec::new();
-    let mut pending = vec![root.to_owned()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 fn group_of(root: &Path, file: &Path) -> String {
     if root == file {
         return file
@@ -225,8 +229,12 @@ fn error_at(file: &Path, line: Option<usize>, message: String) -> CaseError {
     LocatedError::new(file, line, message)
 }
 
+/// A deserializing error, placed at line 1 when the YAML library gives no place (an empty
+/// file, for one), so that every message names a line.
 fn yaml_error(file: &Path, error: &serde_yaml::Error) -> CaseError {
-    LocatedError::from_yaml(file, error)
+    let mut located = LocatedError::from_yaml(file, error);
+    located.line.get_or_insert(1);
+    located
 }
 
 /// The line of the `nth` (0-based) `name: <name>` entry in `text`: names are kebab-case, so a
@@ -286,11 +294,11 @@ struct RawCaseFields {
     name: KebabName,
     spec: NonEmpty,
     #[serde(default)]
-    note: Option<String>,
+    note: Option<Text>,
     #[serde(default)]
     reported: Option<ThreadUrl>,
     #[serde(default)]
-    robots: Option<String>,
+    robots: Option<Text>,
     #[serde(default)]
     robots_base64: Option<Base64Body>,
     checks: NonEmptyChecks,
@@ -301,7 +309,7 @@ impl TryFrom<RawCaseFields> for RawCase {
 
     fn try_from(raw: RawCaseFields) -> Result<RawCase, String> {
         let robots = match (raw.robots, raw.robots_base64) {
-            (Some(text), None) => text.into_bytes(),
+            (Some(text), None) => text.0.into_bytes(),
             (None, Some(bytes)) => bytes.0,
             (Some(_), Some(_)) => {
                 return Err(format!(
@@ -319,7 +327,7 @@ impl TryFrom<RawCaseFields> for RawCase {
         Ok(RawCase {
             name: raw.name.0,
             spec: raw.spec,
-            note: raw.note,
+            note: raw.note.map(|n| n.0),
             reported: raw.reported.map(|url| url.0),
             robots,
             checks: raw.checks,
@@ -355,7 +363,9 @@ macro_rules! validated_string {
                         Ok(value.to_owned())
                     }
                 }
-                deserializer.deserialize_string(Check).map($name)
+                // `deserialize_any`, so that a plain scalar that YAML reads as a number, a
+                // boolean or null (`robots: 12`) is refused rather than turned into text.
+                deserializer.deserialize_any(Check).map($name)
             }
         }
     };
@@ -377,6 +387,8 @@ validated_string!(KebabName, |s| {
         ))
     }
 });
+
+validated_string!(Text, |_| Ok(()));
 
 validated_string!(NonEmpty, |s| if s.trim().is_empty() {
     Err("must not be empty".to_owned())
@@ -441,7 +453,7 @@ impl<'de> Deserialize<'de> for Base64Body {
                     .map_err(|e| E::custom(format!("robots_base64 is not valid base64: {e}")))
             }
         }
-        deserializer.deserialize_string(Decode)
+        deserializer.deserialize_any(Decode)
     }
 }
 

@@ -35,6 +35,9 @@
 //! duplicate id, a missing `spec`, a `reported` value that is not an `http(s)` URL, `robots` and
 //! `robots_base64` both or neither, bad base64, an unknown profile, a path without its leading
 //! `/`, an empty `checks` list, or any other value.
+//! Hostile files are refused before they are deserialized ([`yaml_guard`]): more than
+//! [`limits::MAX_CASE_FILE`] bytes, not UTF-8, more than one document, anchors or aliases, or
+//! nesting deeper than [`limits::MAX_CASE_DEPTH`]; folders are walked by [`walk`].
 //!
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 
@@ -45,11 +48,18 @@ pub mod engine;
 pub mod expectations;
 pub mod fuzz;
 pub mod junit;
+pub mod limits;
 pub mod located;
 pub mod markup;
 pub mod output;
 pub mod render;
+pub mod repeats;
 pub mod report;
 pub mod run;
+pub mod signals;
 pub mod summary;
 pub mod survey;
+pub mod swap;
+pub mod visible;
+pub mod walk;
+pub mod yaml_guard;

@@ -8,10 +8,13 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
+    if let Err(error) = robotstxt_test::signals::install() {
+        eprintln!("warning: {error}");
+    }
     match cli::execute(args) {
         Ok(exit) => exit.into(),
         Err(error) => {
-            eprintln!("error: {error}");
+            eprintln!("error: {}", robotstxt_test::visible::shown(&error));
             cli::Exit::Input.into()
         }
     }

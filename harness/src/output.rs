@@ -8,7 +8,9 @@ use crate::engine::Handshake;
 use crate::expectations::gate::{Judged, Status, Tally};
 use crate::expectations::Expectations;
 use crate::render::{decision_diff, failure_block};
+use crate::repeats::ShownOnce;
 use crate::run::{CheckResult, Outcome, Summary};
+use crate::visible::shown;
 
 /// One engine's run as every output format sees it: who answered, the results, and the
 /// expectation file it was judged against, if any.
@@ -138,6 +140,7 @@ pub fn human(
 ) -> String {
     let mut out = String::new();
     let is_reference = handshake.name == "reference";
+    let mut once = ShownOnce::default();
     let mut index = 0;
     while index < results.len() {
         let case_index = results[index].case;
@@ -151,7 +154,8 @@ pub fn human(
             .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unspecified))
             .collect();
         for result in &bad {
-            out.push_str(&failure_block(&cases[case_index], result));
+            let case = &cases[case_index];
+            out.push_str(&failure_block(case, &once.result(case, result)));
         }
         if !bad.is_empty() && !is_reference {
             let all: Vec<&CheckResult> = of_case.iter().collect();
@@ -165,9 +169,9 @@ pub fn human(
     let s = Summary::of(results);
     out.push_str(&format!(
         "{} {} ({}): {} passed, {} failed, {} unspecified, {} errored\n",
-        handshake.name,
-        handshake.version,
-        handshake.profile,
+        shown(&handshake.name),
+        shown(&handshake.version),
+        shown(&handshake.profile),
         s.passed,
         s.failed,
         s.unspecified,
@@ -187,6 +191,7 @@ pub fn human_gated(
     strict: bool,
 ) -> String {
     let mut out = String::new();
+    let mut once = ShownOnce::default();
     for (result, status) in run.results.iter().zip(&judged.statuses) {
         let case = &cases[result.case];
         match *status {
@@ -200,7 +205,7 @@ pub fn human_gated(
                         entry.reason.trim()
                     ));
                 }
-                out.push_str(&failure_block(case, result));
+                out.push_str(&failure_block(case, &once.result(case, result)));
                 out.push('\n');
             }
             Status::UnexpectedPass(entry) => {
@@ -227,9 +232,9 @@ pub fn human_gated(
     out.push_str(&format!(
         "{} {} ({}): {} passed, {} failed, {} unspecified, {} errored\n  \
          against {}: {} non-passes as listed, {} regressions, {} unexpected passes{}: {verdict}\n",
-        run.handshake.name,
-        run.handshake.version,
-        run.handshake.profile,
+        shown(&run.handshake.name),
+        shown(&run.handshake.version),
+        shown(&run.handshake.profile),
         s.passed,
         s.failed,
         s.unspecified,

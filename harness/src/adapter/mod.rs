@@ -4,6 +4,7 @@
 //! adapter's cache; [`process`] drives the running process as an [`Engine`]. The harness knows
 //! nothing of any one parser: everything parser-specific is in the adapter's folder.
 
+pub mod holders;
 pub mod install;
 pub mod manifest;
 pub mod process;

@@ -21,7 +21,10 @@ use robotstxt_reference::Verdict;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::holders;
 use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
+use crate::limits::cap_text;
+use crate::signals::{self, Running};
 
 /// The protocol version this harness speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -29,6 +32,10 @@ pub const PROTOCOL_VERSION: u32 = 1;
 pub const MAX_LINE: usize = 64 << 20;
 /// How much of an adapter's stderr is kept.
 const STDERR_TAIL: usize = 16 << 10;
+/// How often a wait for an answer looks whether the process has exited.
+const EXIT_POLL: Duration = Duration::from_millis(50);
+/// How long after its exit a process's last line may still arrive.
+const EXIT_GRACE: Duration = Duration::from_millis(200);
 
 /// Limits for one adapter process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +74,8 @@ struct Live {
     requests: mpsc::Sender<Vec<u8>>,
     lines: Receiver<ReadEvent>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    /// Registered for the interrupt handler, which stops it if the run is interrupted.
+    running: Running,
 }
 
 enum ReadEvent {
@@ -205,6 +214,11 @@ impl Live {
             })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
+        let running = Running {
+            group: i32::try_from(child.id()).unwrap_or(i32::MAX),
+            pipe: holders::pipe_inode(&stdout),
+        };
+        signals::adopt(running);
         let stderr_pipe = child.stderr.take().expect("piped");
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let (line_tx, lines) = mpsc::sync_channel(4);
@@ -218,6 +232,7 @@ impl Live {
             requests,
             lines,
             stderr,
+            running,
         };
         let hello = format!(r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#);
         let answer = match live.ask(hello.as_bytes(), timeout) {
@@ -248,20 +263,50 @@ impl Live {
         if self.requests.send(request.to_vec()).is_err() {
             return Err(self.failure(Fault::Crash, "its standard input is closed".to_owned()));
         }
-        match self.lines.recv_timeout(timeout) {
-            Ok(ReadEvent::Line(line)) => Ok(line),
-            Ok(ReadEvent::TooLong) => Err(self.failure(
-                Fault::ProtocolError,
-                format!("a line longer than {MAX_LINE} bytes"),
-            )),
-            Ok(ReadEvent::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                let status = self.exit_status(Duration::from_millis(500));
-                Err(self.failure(Fault::Crash, format!("it closed its output ({status})")))
+        let deadline = Instant::now() + timeout;
+        let mut exited: Option<(Instant, String)> = None;
+        loop {
+            let slice = deadline
+                .saturating_duration_since(Instant::now())
+                .min(EXIT_POLL);
+            match self.lines.recv_timeout(slice) {
+                Ok(ReadEvent::Line(line)) => return Ok(line),
+                Ok(ReadEvent::TooLong) => {
+                    return Err(self.failure(
+                        Fault::ProtocolError,
+                        format!("a line longer than {MAX_LINE} bytes"),
+                    ))
+                }
+                Ok(ReadEvent::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.exit_status(Duration::from_millis(500));
+                    return Err(
+                        self.failure(Fault::Crash, format!("it closed its output ({status})"))
+                    );
+                }
+                Err(RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
+                    return Err(self.failure(
+                        Fault::Timeout,
+                        format!("no answer within {:.1} s", timeout.as_secs_f64()),
+                    ))
+                }
+                Err(RecvTimeoutError::Timeout) => {}
             }
-            Err(RecvTimeoutError::Timeout) => Err(self.failure(
-                Fault::Timeout,
-                format!("no answer within {:.1} s", timeout.as_secs_f64()),
-            )),
+            // The process may have exited while something it started keeps its output open:
+            // no end of output comes then, so its exit is the crash.
+            match &exited {
+                None => {
+                    if let Ok(Some(status)) = self.child.try_wait() {
+                        exited = Some((Instant::now(), status.to_string()));
+                    }
+                }
+                Some((when, status)) if when.elapsed() >= EXIT_GRACE => {
+                    let what = format!(
+                        "it exited ({status}) while a process it started still held its output"
+                    );
+                    return Err(self.failure(Fault::Crash, what));
+                }
+                Some(_) => {}
+            }
         }
     }
 
@@ -292,14 +337,10 @@ impl Live {
 
     /// Kills the whole process group and reaps the child: no zombie is left behind.
     fn kill(mut self) {
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: kill(2) with a negative pid signals the process group; no memory is touched.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
+        signals::stop(self.running);
         let _ = self.child.kill();
         let _ = self.child.wait();
+        signals::release(self.running);
     }
 }
 
@@ -387,9 +428,11 @@ fn parse_reply(line: &[u8], id: &str, queries: usize) -> Result<Reply, String> {
         return Err(format!("expected id {id:?}, got: {}", shown()));
     }
     if let Some(message) = object.get("error") {
-        let message = message
-            .as_str()
-            .map_or_else(|| message.to_string(), str::to_owned);
+        // Capped: the text is kept per check and shown in reports.
+        let message = match message.as_str() {
+            Some(text) => cap_text(text),
+            None => cap_text(&message.to_string()),
+        };
         return Ok(Reply::Rejected(message));
     }
     let results = object

@@ -4,6 +4,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use robotstxt_reference::{Profile, Robots};
+use robotstxt_test::visible::shown;
 
 use super::{parse_profile, Exit};
 
@@ -31,7 +32,8 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     let body = read_body(&args.robots)?;
     let decision = Robots::parse(args.profile, &body).decide(&args.agent, &args.path);
     println!("{}", decision.verdict);
-    println!("{}", decision.explanation);
+    // The explanation quotes the file's lines: its control bytes are shown, not obeyed.
+    println!("{}", shown(&decision.explanation.to_string()));
     Ok(Exit::Ok)
 }
 

@@ -7,8 +7,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
+use robotstxt_test::limits;
+use robotstxt_test::visible::shown;
 
-use super::select::AdapterArgs;
+use super::select::{seconds_in_range, AdapterArgs};
 use super::Exit;
 
 /// Fuzz one adapter against the reference and write each new disagreement as a case file.
@@ -18,13 +20,14 @@ use super::Exit;
 /// scored disagreement (not on a point the profile leaves open) is reduced to a small case and
 /// written to `--out` in the corpus format, ready to move into `cases/`. Disagreements the
 /// adapter's expectations file lists, and findings already in `--out`, are not reported again.
-/// Exit code 1 when new findings were written.
+/// Exit code 1 when new findings were written; 3 when the adapter is unavailable or breaks down
+/// (the findings saved before that are named).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
     select: AdapterArgs,
     /// Seconds to run (default 60 unless --docs is given).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = seconds_in_range)]
     time: Option<f64>,
     /// Documents to run: an exact, repeatable amount of work.
     #[arg(long, value_name = "N")]
@@ -43,20 +46,27 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
+    let time = match (args.time, args.docs) {
+        (Some(secs), _) => Some(limits::seconds("--time", secs)?),
+        (None, Some(_)) => None,
+        (None, None) => Some(Duration::from_secs(60)),
+    };
     let mut engines = args.select.open(false)?;
     if engines.len() != 1 {
         return Err("fuzz drives exactly one adapter: give one --adapter or --adapter-cmd".into());
     }
     let engine = engines[0].as_mut();
     if let Some(why) = engine.unavailable() {
-        eprintln!("{}: unavailable: {why}", engine.handshake().name);
+        eprintln!("{}: unavailable: {}", engine.handshake().name, shown(why));
         return Ok(Exit::Unavailable);
     }
     let name = engine.handshake().name.clone();
+    // The name is the adapter's own word: only a slug of it goes into paths.
+    let slug = limits::path_slug(&name);
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from("fuzz/findings").join(&name));
+        .unwrap_or_else(|| PathBuf::from("fuzz/findings").join(&slug));
     let cases = if args.cases.is_empty() {
         vec![PathBuf::from("cases")]
     } else {
@@ -65,17 +75,9 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     let expectations = args
         .select
         .adapters_dir
-        .join(&name)
+        .join(&slug)
         .join("expectations.yaml");
     let mut known = Known::load(&expectations, &cases, &out)?;
-    let time = match (args.time, args.docs) {
-        (Some(secs), _) if !(secs.is_finite() && secs > 0.0) => {
-            return Err(format!("--time {secs} must be a positive number"))
-        }
-        (Some(secs), _) => Some(Duration::from_secs_f64(secs)),
-        (None, Some(_)) => None,
-        (None, None) => Some(Duration::from_secs(60)),
-    };
     let settings = Settings {
         seed: args.seed,
         time,
@@ -91,7 +93,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     ));
     let mut written = Vec::new();
     let mut failed = None;
-    let stats = fuzz(engine, &settings, &mut known, &mut |event| match event {
+    let outcome = fuzz(engine, &settings, &mut known, &mut |event| match event {
         Event::Progress(stats) => bar.set_message(progress(stats)),
         Event::Finding(finding) => {
             let file = out.join(format!("{}.yaml", finding.case.name));
@@ -106,11 +108,25 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             ));
             written.push(file);
         }
-    })?;
+    });
     bar.finish_and_clear();
-    if let Some(error) = failed {
-        return Err(error);
-    }
+    let stats = match (outcome, failed) {
+        (Ok(stats), None) => stats,
+        (Err(error), _) | (Ok(_), Some(error)) => {
+            // Findings already written stay: say where they are before the error.
+            if !written.is_empty() {
+                eprintln!("{} finding(s) saved before the error:", written.len());
+                for file in &written {
+                    eprintln!("  {}", file.display());
+                }
+            }
+            if engine.unavailable().is_some() {
+                eprintln!("error: {}", shown(&error));
+                return Ok(Exit::Unavailable);
+            }
+            return Err(error);
+        }
+    };
     println!("{name}: {}", progress(&stats));
     println!(
         "{} new finding(s) in {}; reducing took {:.1} s, and {:.1} s before the run for the {} listed disagreement(s)",

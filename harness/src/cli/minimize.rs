@@ -7,6 +7,7 @@ use robotstxt_test::engine::{Query, Reply};
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::finding_case;
 use robotstxt_test::fuzz::{reduce, Candidate, EngineProbe, Judgement, Oracle};
+use robotstxt_test::visible::shown;
 
 use super::select::AdapterArgs;
 use super::Exit;
@@ -15,7 +16,7 @@ use super::Exit;
 ///
 /// The robots.txt file, agent and path must show a scored disagreement: the adapter's verdict
 /// differs from the reference's under the profile the adapter claims (or norobots-1994), on a
-/// point that profile settles.
+/// point that profile settles. Exit code 3 when the adapter is unavailable or breaks down.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -43,7 +44,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     }
     let engine = engines[0].as_mut();
     if let Some(why) = engine.unavailable() {
-        eprintln!("{}: unavailable: {why}", engine.handshake().name);
+        eprintln!("{}: unavailable: {}", engine.handshake().name, shown(why));
         return Ok(Exit::Unavailable);
     }
     let handshake = engine.handshake().clone();
@@ -58,7 +59,15 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             return Err("the adapter answered the wrong number of results".into())
         }
         Ok(Reply::Rejected(why)) => return Err(format!("the adapter rejects the file: {why}")),
-        Err(failure) => return Err(format!("{}: {}", failure.fault.as_str(), failure.detail)),
+        Err(failure) => {
+            eprintln!(
+                "error: {}: {}: {}",
+                handshake.name,
+                failure.fault.as_str(),
+                shown(&failure.detail)
+            );
+            return Ok(Exit::Unavailable);
+        }
     };
     let reference: Verdict = match oracle.judge_one(&body, &query, theirs) {
         Judgement::Agree => {
@@ -84,6 +93,14 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     };
     let mut probe = EngineProbe::new(engine, oracle, reference, theirs);
     let reduced = reduce(start, &mut probe, args.budget);
+    if let Some(why) = probe.engine_unavailable() {
+        eprintln!(
+            "error: {}: broke down while reducing: {}",
+            handshake.name,
+            shown(&why)
+        );
+        return Ok(Exit::Unavailable);
+    }
     let origin = format!(
         "Reduced by `robotstxt-test minimize` against {} {} ({}) from {} ({} bytes, to {} bytes)",
         handshake.name,

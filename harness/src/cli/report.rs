@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::expectations::Expectations;
 use robotstxt_test::report::{self, Report};
+use robotstxt_test::visible::shown;
 
 use super::gate;
 use super::run::load_cases;
@@ -72,7 +73,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
             (Some(_), true) => format!("{} passed (broke down part way)", total.shown()),
             (None, _) => format!("{} passed", total.shown()),
         };
-        eprintln!("{:<24} {status}", adapter.handshake.name);
+        eprintln!("{:<24} {}", adapter.handshake.name, shown(&status));
     }
     eprintln!("wrote {} files into {}", written.len(), args.out.display());
     if !args.update_expectations {

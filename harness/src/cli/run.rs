@@ -10,6 +10,7 @@ use robotstxt_test::engine::{Engine, ReferenceEngine};
 use robotstxt_test::expectations::gate::{judge, Judged};
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::run::{run_engines, Outcome, Scoring};
+use robotstxt_test::visible::shown;
 use robotstxt_test::{junit, summary};
 
 use super::gate::{self, GateArgs};
@@ -88,7 +89,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     for ((engine, results), plan) in engines.iter().zip(&all_results).zip(&mut plans) {
         let name = &engine.handshake().name;
         if let Some(why) = engine.unavailable() {
-            eprintln!("{name}: unavailable or broken: {why}");
+            eprintln!("{name}: unavailable or broken: {}", shown(why));
             exit = exit.max(Exit::Unavailable);
             if let Some(target) = &plan.update {
                 eprintln!("{name}: {} left as it was", target.display());
@@ -177,14 +178,22 @@ pub fn load_cases(dirs: &[PathBuf]) -> Result<Vec<Case>, String> {
     } else {
         dirs.to_vec()
     };
-    load_corpus(&dirs).map_err(|errors| {
+    let cases = load_corpus(&dirs).map_err(|errors| {
         let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
         format!(
             "{} problem(s) in the case files:\n{}",
             errors.len(),
             lines.join("\n")
         )
-    })
+    })?;
+    if cases.is_empty() {
+        let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        return Err(format!(
+            "no case found in {}: a run of zero cases would pass any gate",
+            shown.join(", ")
+        ));
+    }
+    Ok(cases)
 }
 
 /// A progress bar over every (engine, case) pair, on stderr, hidden when stderr is not a terminal.

@@ -2,11 +2,11 @@
 //! Shared by every subcommand that drives adapters.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::adapter::{self, Adapter, Limits};
 use robotstxt_test::engine::Engine;
+use robotstxt_test::limits;
 
 /// A started engine and its adapter folder, if it has one.
 pub type Opened = (Box<dyn Engine>, Option<PathBuf>);
@@ -25,7 +25,7 @@ pub struct AdapterArgs {
     #[arg(long, value_name = "DIR", default_value = "adapters")]
     pub adapters_dir: PathBuf,
     /// Seconds an adapter may take to answer one message.
-    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = seconds_in_range)]
     pub timeout: f64,
 }
 
@@ -35,14 +35,8 @@ impl AdapterArgs {
     }
 
     pub fn limits(&self) -> Result<Limits, String> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
-            return Err(format!(
-                "--timeout {} must be a positive number",
-                self.timeout
-            ));
-        }
         Ok(Limits {
-            timeout: Duration::from_secs_f64(self.timeout),
+            timeout: limits::seconds("--timeout", self.timeout)?,
             ..Limits::default()
         })
     }
@@ -120,6 +114,16 @@ impl AdapterArgs {
         bar.finish_and_clear();
         Ok(engines)
     }
+}
+
+/// A number of seconds from the command line, checked against [`limits::seconds`] while the
+/// arguments are parsed, so that an out-of-range value is a usage error whatever else is given.
+pub fn seconds_in_range(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|e| format!("{text:?} is not a number of seconds: {e}"))?;
+    limits::seconds("the value", value)?;
+    Ok(value)
 }
 
 /// The workspace root for an adapters folder: the folder's parent.

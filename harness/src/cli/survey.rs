@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_test::limits::MAX_SURVEY_FILE;
 use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
+use robotstxt_test::visible::shown;
 
 use super::select::AdapterArgs;
 use super::Exit;
@@ -83,6 +85,18 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     let result = result?;
     write::write(&result, &args.out)?;
     print_summary(&result);
+    if !result.oversized.is_empty() {
+        let names: Vec<String> = result
+            .oversized
+            .iter()
+            .map(|o| format!("{} ({} bytes)", shown(&o.name), o.bytes))
+            .collect();
+        eprintln!(
+            "skipped {} file(s) larger than {MAX_SURVEY_FILE} bytes: {}",
+            result.oversized.len(),
+            names.join(", ")
+        );
+    }
     println!(
         "surveyed {} files in {:.1} s; wrote {}",
         result.files,
@@ -92,7 +106,11 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     let mut exit = Exit::Ok;
     for engine in &engines {
         if let Some(why) = engine.unavailable() {
-            eprintln!("{}: unavailable or broken: {why}", engine.handshake().name);
+            eprintln!(
+                "{}: unavailable or broken: {}",
+                engine.handshake().name,
+                shown(why)
+            );
             exit = Exit::Unavailable;
         }
     }

@@ -48,6 +48,11 @@ impl<'e> EngineProbe<'e> {
         }
     }
 
+    /// Why the engine stopped answering, if it broke down.
+    pub fn engine_unavailable(&self) -> Option<String> {
+        self.engine.unavailable().map(str::to_owned)
+    }
+
     fn key(c: &Candidate) -> u64 {
         let mut h = DefaultHasher::new();
         c.hash(&mut h);

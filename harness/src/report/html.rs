@@ -8,6 +8,7 @@
 //! Bodies are shown with their bytes made visible by [`render::visible_body`], and each check
 //! carries the reference's explanation under every profile.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use robotstxt_reference::{Profile, Robots};
@@ -16,6 +17,7 @@ use serde::Serialize;
 use crate::markup;
 use crate::render::visible_body;
 use crate::run::Outcome;
+use crate::visible::shown;
 
 use super::json::expect_map;
 use super::matrix;
@@ -49,8 +51,8 @@ struct GroupData {
 struct CaseData<'a> {
     id: &'a str,
     name: &'a str,
-    spec: &'a str,
-    note: Option<&'a str>,
+    spec: Cow<'a, str>,
+    note: Option<Cow<'a, str>>,
     reported: Option<&'a str>,
     bytes: usize,
     /// The body with line numbers and invisible bytes made visible.
@@ -69,18 +71,18 @@ struct CheckData<'a> {
 
 #[derive(Serialize)]
 struct AdapterData<'a> {
-    name: &'a str,
-    parser: &'a str,
-    version: &'a str,
-    language: &'a str,
-    homepage: &'a str,
-    profile: &'a str,
+    name: Cow<'a, str>,
+    parser: Cow<'a, str>,
+    version: Cow<'a, str>,
+    language: Cow<'a, str>,
+    homepage: Cow<'a, str>,
+    profile: Cow<'a, str>,
     has_data: bool,
-    unavailable: Option<&'a str>,
+    unavailable: Option<Cow<'a, str>>,
     /// One letter per check, over the whole corpus (see [`matrix::letter`]).
     answers: String,
     /// Error messages and failures, by flat check index.
-    details: BTreeMap<usize, &'a str>,
+    details: BTreeMap<usize, Cow<'a, str>>,
     /// Per scoring, one letter per check: `P`ass, `F`ail, `U`nspecified, `E`rror, `C`rash,
     /// `T`imeout, protocol error `X`, `S`kipped.
     outcomes: BTreeMap<String, String>,
@@ -125,8 +127,8 @@ pub fn page(report: &Report) -> String {
                 CaseData {
                     id: &case.id,
                     name: &case.name,
-                    spec: &case.spec,
-                    note: case.note.as_deref(),
+                    spec: shown(&case.spec),
+                    note: case.note.as_deref().map(shown),
                     reported: case.reported.as_deref(),
                     bytes: case.robots.len(),
                     body: visible_body(&case.robots),
@@ -141,7 +143,9 @@ pub fn page(report: &Report) -> String {
                                 .iter()
                                 .map(|(p, robots)| {
                                     let d = robots.decide(&c.agent, &c.path);
-                                    (p.name(), format!("{} — {}", d.verdict, d.explanation))
+                                    let explanation = d.explanation.to_string();
+                                    let explanation = shown(&explanation);
+                                    (p.name(), format!("{} — {explanation}", d.verdict))
                                 })
                                 .collect(),
                         })
@@ -155,14 +159,14 @@ pub fn page(report: &Report) -> String {
             .map(|run| {
                 let h = &run.handshake;
                 AdapterData {
-                    name: &h.name,
-                    parser: &h.parser,
-                    version: &h.version,
-                    language: &h.language,
-                    homepage: &h.homepage,
-                    profile: &h.profile,
+                    name: shown(&h.name),
+                    parser: shown(&h.parser),
+                    version: shown(&h.version),
+                    language: shown(&h.language),
+                    homepage: shown(&h.homepage),
+                    profile: shown(&h.profile),
                     has_data: run.has_data(),
-                    unavailable: run.unavailable.as_deref(),
+                    unavailable: run.unavailable.as_deref().map(shown),
                     answers: run
                         .claimed
                         .iter()
@@ -174,7 +178,7 @@ pub fn page(report: &Report) -> String {
                         .enumerate()
                         // A skipped check's detail repeats the adapter's `unavailable`.
                         .filter(|(_, r)| r.outcome != Outcome::Skipped)
-                        .filter_map(|(i, r)| r.detail.as_deref().map(|d| (i, d)))
+                        .filter_map(|(i, r)| r.detail.as_deref().map(|d| (i, shown(d))))
                         .collect(),
                     outcomes: matrix::scorings()
                         .into_iter()

@@ -8,8 +8,10 @@ use std::fmt::Write as _;
 
 use robotstxt_reference::Profile;
 
+use crate::limits::path_slug;
 use crate::markup::{md, md_code, md_fence};
 use crate::render::failure_block;
+use crate::repeats::ShownOnce;
 use crate::run::Outcome;
 
 use super::matrix::{self, Cell};
@@ -25,29 +27,8 @@ pub fn page_names(adapters: &[AdapterRun]) -> Vec<String> {
     adapters
         .iter()
         .map(|a| {
-            let base: String = a
-                .handshake
-                .name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || "._-".contains(c) {
-                        c
-                    } else {
-                        '-'
-                    }
-                })
-                .collect();
             // Short enough that `<name>.md.tmp-<pid>` stays within any file system's limit.
-            let base: String = base
-                .trim_start_matches(['.', '-'])
-                .chars()
-                .take(80)
-                .collect();
-            let base = if base.is_empty() {
-                "adapter".to_owned()
-            } else {
-                base
-            };
+            let base = path_slug(&a.handshake.name);
             let mut name = base.clone();
             let mut n = 2;
             while taken.contains(&name.to_lowercase()) {
@@ -342,6 +323,7 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         bad.len()
     );
     let mut group = "";
+    let mut once = ShownOnce::default();
     for r in bad {
         let case = &report.cases[r.case];
         if case.group != group {
@@ -359,7 +341,7 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
             md_code(&id),
             r.outcome,
             cell_link(&h.name, &id),
-            md_fence(&failure_block(case, r))
+            md_fence(&failure_block(case, &once.result(case, r)))
         );
     }
     out

@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 
 use robotstxt_reference::Profile;
 
-use crate::atomic::write_all_atomic;
 use crate::cases::Case;
 use crate::engine::{Engine, Failure, Handshake, Query, Reply};
 use crate::run::{self, CheckResult, Scoring};
+use crate::swap::replace_files;
 
 /// Everything a report shows.
 #[derive(Debug, Clone)]
@@ -230,29 +230,29 @@ fn iso8601(seconds: u64) -> String {
     )
 }
 
-/// Renders every page of `report` and writes them into `out` (created if missing), each file
-/// atomically. Returns the files written.
+/// Renders every page of `report` and writes them into `out` (created if missing), replacing the
+/// folder in one step so that no reader sees old pages beside new ones (see [`crate::swap`]).
+/// Returns the files written.
 pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
     let names = markdown::page_names(&report.adapters);
-    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![
+    let mut files: Vec<(String, Vec<u8>)> = vec![
         (
-            out.join("README.md"),
+            "README.md".to_owned(),
             markdown::readme(report, &names).into_bytes(),
         ),
-        (out.join("index.html"), html::page(report).into_bytes()),
+        ("index.html".to_owned(), html::page(report).into_bytes()),
         (
-            out.join("results.json"),
+            "results.json".to_owned(),
             json::document(report)?.into_bytes(),
         ),
-        (out.join("SCHEMA.md"), json::SCHEMA.as_bytes().to_vec()),
+        ("SCHEMA.md".to_owned(), json::SCHEMA.as_bytes().to_vec()),
     ];
     for (adapter, name) in report.adapters.iter().zip(&names) {
         let page = markdown::adapter_page(report, adapter);
-        files.push((out.join(format!("{name}.md")), page.into_bytes()));
+        files.push((format!("{name}.md"), page.into_bytes()));
     }
-    std::fs::create_dir_all(out)?;
-    write_all_atomic(&files)?;
-    Ok(files.into_iter().map(|(path, _)| path).collect())
+    replace_files(out, &files)?;
+    Ok(files.into_iter().map(|(name, _)| out.join(name)).collect())
 }
 
 #[cfg(test)]

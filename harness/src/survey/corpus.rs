@@ -3,16 +3,37 @@
 //!
 //! A file's name is its path under the folder (or inside the archive), with `/` between
 //! components. Folders are read in byte order of their entries' names; archives in archive order.
+//!
+//! A file larger than [`MAX_SURVEY_FILE`] is not read (a decompression bomb in an archive would
+//! otherwise be inflated into memory): it is skipped, counted and named in the result.
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
 use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::limits::MAX_SURVEY_FILE;
 
 /// One robots.txt body and the name it goes by in reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CorpusFile {
     pub name: String,
     pub body: Vec<u8>,
+}
+
+/// A file left out for its size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Oversized {
+    pub name: String,
+    pub bytes: u64,
+}
+
+/// What reading a corpus found: the files visited, and those skipped for their size.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reading {
+    pub files: usize,
+    pub oversized: Vec<Oversized>,
 }
 
 /// What kind of corpus a path is.
@@ -41,16 +62,23 @@ impl Layout {
 }
 
 /// Calls `visit` with every file of the corpus at `path`, in order, until it returns `false`.
-/// Returns the number of files visited.
+/// Returns the number of files visited and the files skipped for their size.
 pub fn read_corpus(
     path: &Path,
     visit: &mut dyn FnMut(CorpusFile) -> bool,
-) -> Result<usize, String> {
+) -> Result<Reading, String> {
     let at = |e: io::Error| format!("{}: {e}", path.display());
     let mut count = 0;
-    let mut counted = |file: CorpusFile| {
-        count += 1;
-        visit(file)
+    let mut oversized = Vec::new();
+    let mut counted = |item: Item| match item {
+        Item::File(file) => {
+            count += 1;
+            visit(file)
+        }
+        Item::Oversized(skipped) => {
+            oversized.push(skipped);
+            true
+        }
     };
     match Layout::of(path)? {
         Layout::Folder => {
@@ -65,7 +93,16 @@ pub fn read_corpus(
         )
         .map_err(at)?,
     }
-    Ok(count)
+    Ok(Reading {
+        files: count,
+        oversized,
+    })
+}
+
+/// A file read, or one left out for its size.
+enum Item {
+    File(CorpusFile),
+    Oversized(Oversized),
 }
 
 /// Visits the files under `dir` (named `prefix` + their path), depth first in name order.
@@ -73,7 +110,7 @@ pub fn read_corpus(
 fn read_folder(
     dir: &Path,
     prefix: &str,
-    visit: &mut dyn FnMut(CorpusFile) -> bool,
+    visit: &mut dyn FnMut(Item) -> bool,
 ) -> Result<bool, String> {
     let at = |p: &Path, e: io::Error| format!("{}: {e}", p.display());
     let mut entries = fs::read_dir(dir)
@@ -91,8 +128,15 @@ fn read_folder(
                 return Ok(false);
             }
         } else if path.is_file() {
-            let body = fs::read(&path).map_err(|e| at(&path, e))?;
-            if !visit(CorpusFile { name, body }) {
+            let item = match crate::walk::read_regular(&path, MAX_SURVEY_FILE) {
+                Ok(body) => Item::File(CorpusFile { name, body }),
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => Item::Oversized(Oversized {
+                    name,
+                    bytes: fs::metadata(&path).map_or(0, |m| m.len()),
+                }),
+                Err(e) => return Err(at(&path, e)),
+            };
+            if !visit(item) {
                 return Ok(false);
             }
         }
@@ -101,7 +145,7 @@ fn read_folder(
 }
 
 /// Visits the regular files of a tar stream in archive order.
-fn read_tar(reader: impl Read, visit: &mut dyn FnMut(CorpusFile) -> bool) -> io::Result<()> {
+fn read_tar(reader: impl Read, visit: &mut dyn FnMut(Item) -> bool) -> io::Result<()> {
     let mut archive = tar::Archive::new(reader);
     for entry in archive.entries()? {
         let mut entry = entry?;
@@ -110,9 +154,19 @@ fn read_tar(reader: impl Read, visit: &mut dyn FnMut(CorpusFile) -> bool) -> io:
         }
         let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         let name = name.strip_prefix("./").unwrap_or(&name).to_owned();
-        let mut body = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0).min(1 << 26));
-        entry.read_to_end(&mut body)?;
-        if !visit(CorpusFile { name, body }) {
+        let bytes = entry.size();
+        // Not read: the archive moves past its data without keeping it.
+        let item = if bytes > MAX_SURVEY_FILE {
+            Item::Oversized(Oversized { name, bytes })
+        } else {
+            let mut body = Vec::with_capacity(usize::try_from(bytes).unwrap_or(0));
+            entry
+                .by_ref()
+                .take(MAX_SURVEY_FILE)
+                .read_to_end(&mut body)?;
+            Item::File(CorpusFile { name, body })
+        };
+        if !visit(item) {
             break;
         }
     }

@@ -69,6 +69,10 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
     into.files += other.files;
     into.bytes += other.bytes;
     into.queries += other.queries;
+    // Every shard reads the whole corpus, so each names the same oversized files: keep one.
+    into.oversized.extend(other.oversized);
+    into.oversized.sort_by(|a, b| a.name.cmp(&b.name));
+    into.oversized.dedup();
     into.profiles.files += other.profiles.files;
     into.profiles.checks += other.profiles.checks;
     for (a, b) in into.adapters.iter_mut().zip(other.adapters) {

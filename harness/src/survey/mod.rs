@@ -105,6 +105,9 @@ pub struct Survey {
     pub files: usize,
     pub bytes: u64,
     pub queries: usize,
+    /// Files left out for being larger than the survey's size cap.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub oversized: Vec<corpus::Oversized>,
     /// The reference's profiles compared with each other on the same probes.
     pub profiles: ProfileDifferences,
     pub adapters: Vec<AdapterSurvey>,
@@ -503,7 +506,7 @@ pub fn survey(
         job
     });
     let tallies = side_by_side(jobs, engines, workers);
-    reader
+    let reading = reader
         .join()
         .map_err(|_| "the corpus reader panicked".to_owned())??;
     let (files, bytes, queries) = totals;
@@ -526,6 +529,7 @@ pub fn survey(
         files,
         bytes,
         queries,
+        oversized: reading.oversized,
         profiles,
         adapters: tallies.into_iter().map(Tally::into_survey).collect(),
     })

@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::atomic::write_atomic;
+use crate::limits::MAX_SURVEY_FILE;
+use crate::markup::md_code;
 
 use super::cause::SignatureCount;
 use super::{AdapterSurvey, Survey};
@@ -14,6 +16,7 @@ pub const TOP_CAUSES: usize = 10;
 /// Writes `survey.json` and `survey.md` into `dir` (created if missing), each atomically.
 pub fn write(survey: &Survey, dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    crate::swap::remove_stale_temporaries(dir);
     let mut json = serde_json::to_string_pretty(survey).map_err(|e| e.to_string())?;
     json.push('\n');
     write_atomic(&dir.join("survey.json"), json.as_bytes()).map_err(|e| e.to_string())?;
@@ -59,6 +62,20 @@ pub fn markdown(survey: &Survey) -> String {
         p.max_queries_per_file,
         survey.queries,
     );
+    if !survey.oversized.is_empty() {
+        let names: Vec<String> = survey
+            .oversized
+            .iter()
+            .map(|o| format!("{} ({} bytes)", md_code(&o.name), o.bytes))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} file(s) larger than {} bytes were skipped, unread: {}.\n",
+            survey.oversized.len(),
+            MAX_SURVEY_FILE,
+            names.join(", ")
+        );
+    }
     let _ = writeln!(
         out,
         "The reference answers under every profile; each adapter is compared with the reference \

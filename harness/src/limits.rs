@@ -1,0 +1,124 @@
+//! The bounds the harness holds against hostile input, in one place so that the documentation
+//! (`adapters/PROTOCOL.md`, `cases/README.md`, the README) and the code agree.
+//!
+//! A case file, an adapter or a corpus may come from anyone; whatever they hold, memory and time
+//! stay bounded and anything that goes into a path stays inside its folder.
+
+use std::time::Duration;
+
+/// Largest case file read, in bytes. The biggest file of the corpus is a few dozen KiB.
+pub const MAX_CASE_FILE: u64 = 4 << 20;
+/// Deepest nesting of YAML collections in a case file. The format needs six levels (the file's
+/// mapping, `cases`, a case, `checks`, a check, a per-profile `expect`).
+pub const MAX_CASE_DEPTH: usize = 16;
+/// Longest error text kept from an adapter's `error` answer, in bytes.
+pub const MAX_ERROR_TEXT: usize = 4 << 10;
+/// Largest corpus file a survey reads, in bytes. RFC 9309 asks parsers to read at least 500 KiB;
+/// a file much larger than that is not a robots.txt file.
+pub const MAX_SURVEY_FILE: u64 = 4 << 20;
+/// Longest time any `--timeout` or `--time` flag accepts, in seconds (a little over 11 days).
+pub const MAX_SECONDS: f64 = 1e6;
+/// Longest adapter name used in a path.
+pub const MAX_NAME: usize = 64;
+
+/// `text` cut to at most [`MAX_ERROR_TEXT`] bytes (on a character boundary), with
+/// `… (N bytes cut)` appended when anything was cut.
+pub fn cap_text(text: &str) -> String {
+    cap_text_at(text, MAX_ERROR_TEXT)
+}
+
+fn cap_text_at(text: &str, limit: usize) -> String {
+    if text.len() <= limit {
+        return text.to_owned();
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes cut)", &text[..end], text.len() - end)
+}
+
+/// A positive number of seconds from the command line, as a duration: an error (not a panic)
+/// for anything not finite, not positive, or beyond [`MAX_SECONDS`].
+pub fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
+    if !(value.is_finite() && value > 0.0) {
+        return Err(format!(
+            "{flag} {value} must be a positive number of seconds"
+        ));
+    }
+    if value > MAX_SECONDS {
+        // `{:e}`: a value such as 1e300 is shown as written, not as 301 digits.
+        return Err(format!(
+            "{flag} {value:e} is out of range: at most {MAX_SECONDS} seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+/// An adapter's self-reported name reduced to something safe inside a path
+/// (`fuzz/findings/<slug>`, `adapters/<slug>/expectations.yaml`): ASCII letters, digits, `-`,
+/// `_` and `.` kept, anything else (`/` included) made `-`, no leading `.` or `-`, at most
+/// [`MAX_NAME`] bytes, never empty.
+pub fn path_slug(name: &str) -> String {
+    let mapped: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let slug: String = mapped
+        .trim_start_matches(['.', '-'])
+        .chars()
+        .take(MAX_NAME)
+        .collect();
+    if slug.is_empty() {
+        "adapter".to_owned()
+    } else {
+        slug
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_text_is_cut_on_a_character_boundary() {
+        assert_eq!(cap_text("short"), "short");
+        let long = "é".repeat(5000);
+        let cut = cap_text(&long);
+        assert!(
+            cut.ends_with(&format!("… ({} bytes cut)", 10_000 - 4096)),
+            "{}",
+            &cut[4090..]
+        );
+        assert!(cut.len() < 4200);
+    }
+
+    #[test]
+    fn seconds_out_of_range_are_errors() {
+        assert_eq!(
+            seconds("--timeout", 1e300).unwrap_err(),
+            "--timeout 1e300 is out of range: at most 1000000 seconds"
+        );
+        assert!(seconds("--timeout", f64::NAN).is_err());
+        assert!(seconds("--timeout", -1.0).is_err());
+        assert_eq!(
+            seconds("--timeout", 2.5).unwrap(),
+            Duration::from_millis(2500)
+        );
+    }
+
+    #[test]
+    fn names_cannot_leave_their_folder() {
+        assert_eq!(path_slug("../../../fuzzescape"), "fuzzescape");
+        assert_eq!(path_slug("a/b\\c\0d"), "a-b-c-d");
+        assert_eq!(path_slug(".."), "adapter");
+        assert_eq!(path_slug("python-google"), "python-google");
+        assert_eq!(path_slug(&"x".repeat(500)).len(), MAX_NAME);
+    }
+}

@@ -1,0 +1,78 @@
+//! Text from a robots.txt file or an adapter that would drive a terminal (ESC sequences) or
+//! reorder a page (bidi overrides) is shown, never obeyed.
+
+use std::fs;
+
+use crate::support::{drive, run, scratch};
+
+fn assert_inert(what: &str, text: &str) {
+    assert!(!text.contains('\x1b'), "{what}: a raw ESC");
+    assert!(!text.contains('\u{202e}'), "{what}: a raw U+202E");
+    assert!(!text.contains('\x07'), "{what}: a raw BEL");
+}
+
+#[test]
+fn check_shows_control_bytes_of_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("robots.txt"),
+        "User-agent: bot\x1b[2J\u{202e}x\nDisallow: /\n",
+    )
+    .unwrap();
+    let agent = "bot\x1b[2J\u{202e}x";
+    let args = [
+        "check",
+        "--robots",
+        "robots.txt",
+        "--agent",
+        agent,
+        "--path",
+        "/",
+    ];
+    let ran = run(dir.path(), &args);
+    assert_inert("check", &ran.stdout);
+    assert!(
+        ran.stdout.contains('␛') && ran.stdout.contains("<U+202E>"),
+        "{}",
+        ran.stdout
+    );
+}
+
+#[test]
+fn run_and_report_pages_show_an_adapters_escapes() {
+    let (dir, cmd) = scratch(2, "x", "escapes");
+    let ran = drive(dir.path(), "run", &cmd, &[]);
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert_inert("run", &ran.stdout);
+    assert!(ran.stdout.contains("bad ␛[2J"), "{}", ran.stdout);
+    let ran = drive(dir.path(), "report", &cmd, &["--out", "reports"]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    for page in ["README.md", "hostile-escapes.md", "index.html"] {
+        let text = fs::read_to_string(dir.path().join("reports").join(page)).unwrap();
+        assert_inert(page, &text);
+    }
+    // The data keeps the adapter's exact words (JSON escapes them).
+    let data = fs::read_to_string(dir.path().join("reports/results.json")).unwrap();
+    assert!(data.contains("\\u001b[2J"));
+    let page = fs::read_to_string(dir.path().join("reports/hostile-escapes.md")).unwrap();
+    assert!(page.contains("<U+202E>"), "{page}");
+}
+
+#[test]
+fn the_page_marks_an_adapter_that_broke_part_way() {
+    let (dir, cmd) = scratch(8, "x", "disagree-then-break");
+    // The adapter breaks after its 60th answer: three answers here, then three crashes.
+    fs::write(dir.path().join("count"), "57").unwrap();
+    let ran = drive(dir.path(), "report", &cmd, &["--out", "reports"]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(ran.stderr.contains("broke down part way"), "{}", ran.stderr);
+    let page = fs::read_to_string(dir.path().join("reports/index.html")).unwrap();
+    assert!(
+        page.contains("' broke down part way'"),
+        "the page's script marks it"
+    );
+    assert!(
+        page.contains("\"unavailable\":\"3 faults in a row"),
+        "the data says why"
+    );
+}

@@ -1,0 +1,275 @@
+//! Running the binary with its peak memory measured (`wait4`'s `ru_maxrss`, which covers the
+//! adapters it waited for too), a deadline, and an address-space limit as a safety net; and
+//! checking that processes are gone.
+
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// No run may take longer than this; a hang fails the test instead of blocking the suite.
+const DEADLINE: Duration = Duration::from_secs(30);
+/// Address space the binary may reserve: far above any cap asserted, so it only stops a runaway.
+const ADDRESS_SPACE: u64 = 8 << 30;
+/// Output kept from one stream; the rest is counted.
+const KEPT: usize = 8 << 20;
+
+#[derive(Debug)]
+pub struct Ran {
+    /// The exit status, or 128 + the signal that ended it.
+    pub code: i32,
+    pub stdout: String,
+    pub stdout_bytes: usize,
+    pub stderr: String,
+    /// Peak resident memory of the binary (or of the largest process it waited for), in MiB.
+    pub peak_mib: f64,
+    pub elapsed: Duration,
+}
+
+/// When to interrupt a run: once `ready` holds a line, send `signal` to the binary's process
+/// group, as a terminal does on Ctrl-C.
+pub struct Interrupt {
+    pub ready: PathBuf,
+    pub signal: i32,
+}
+
+pub fn run(dir: &Path, args: &[&str]) -> Ran {
+    run_with(dir, args, None)
+}
+
+pub fn run_with(dir: &Path, args: &[&str], interrupt: Option<Interrupt>) -> Ran {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_robotstxt-test"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: ADDRESS_SPACE,
+                rlim_max: ADDRESS_SPACE,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+            Ok(())
+        });
+    }
+    let started = Instant::now();
+    // Reaped below with wait4, which also gives its peak memory.
+    #[allow(clippy::zombie_processes)]
+    let mut child = command.spawn().expect("the binary starts");
+    let pid = child.id() as i32;
+    let out = child.stdout.take().unwrap();
+    let err = child.stderr.take().unwrap();
+    let out = thread::spawn(move || keep(out));
+    let err = thread::spawn(move || keep(err));
+    let mut interrupt = interrupt;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: wait4 on our own child, with valid out-pointers.
+        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if done == pid {
+            break;
+        }
+        if let Some(i) = &interrupt {
+            if std::fs::read_to_string(&i.ready).is_ok_and(|s| s.lines().count() > 0) {
+                thread::sleep(Duration::from_millis(400));
+                // SAFETY: signals the binary's own process group.
+                unsafe { libc::kill(-pid, i.signal) };
+                interrupt = None;
+            }
+        }
+        if started.elapsed() > DEADLINE {
+            // SAFETY: as above.
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+            panic!("{args:?} ran past {DEADLINE:?}");
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    let elapsed = started.elapsed();
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        128 + libc::WTERMSIG(status)
+    };
+    let (stdout, stdout_bytes) = out.join().unwrap();
+    let (stderr, _) = err.join().unwrap();
+    let ran = Ran {
+        code,
+        stdout,
+        stdout_bytes,
+        stderr,
+        peak_mib: usage.ru_maxrss as f64 / 1024.0,
+        elapsed,
+    };
+    record(dir, args, &ran);
+    ran
+}
+
+/// With `HOSTILE_SWEEP_LOG=FILE`, appends one line per run (the arguments, exit code, time, peak
+/// memory, output size): the figures `reports/reliability.md` gives.
+fn record(dir: &Path, args: &[&str], ran: &Ran) {
+    let Some(log) = std::env::var_os("HOSTILE_SWEEP_LOG") else {
+        return;
+    };
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| {
+            let a = a.replace(&*dir.to_string_lossy(), ".");
+            let a = a.replace(env!("CARGO_MANIFEST_DIR"), "harness");
+            a.escape_debug().to_string()
+        })
+        .collect();
+    let line = format!(
+        "{}\t{}\t{:.2}\t{:.1}\t{}\n",
+        shown.join(" "),
+        ran.code,
+        ran.elapsed.as_secs_f64(),
+        ran.peak_mib,
+        ran.stdout_bytes
+    );
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+    {
+        use std::io::Write as _;
+        let _ = file.write_all(line.as_bytes());
+    }
+}
+
+fn keep(mut stream: impl Read) -> (String, usize) {
+    let mut kept = Vec::new();
+    let mut total = 0;
+    let mut chunk = vec![0u8; 1 << 16];
+    while let Ok(n @ 1..) = stream.read(&mut chunk) {
+        total += n;
+        if kept.len() < KEPT {
+            kept.extend_from_slice(&chunk[..n.min(KEPT - kept.len())]);
+        }
+    }
+    (String::from_utf8_lossy(&kept).into_owned(), total)
+}
+
+/// Whether `pid` is a live process (a zombie is not).
+pub fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// Live processes in process group `group`.
+pub fn in_group(group: i32) -> Vec<i32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                let Some((_, rest)) = stat.rsplit_once(')') else {
+                    return false;
+                };
+                let fields: Vec<&str> = rest.split_whitespace().collect();
+                fields.first() != Some(&"Z") && fields.get(2) == Some(&group.to_string().as_str())
+            })
+        })
+        .collect()
+}
+
+/// Asserts that every process the hostile adapter recorded in `state/pids` is gone, with its
+/// process group, allowing a moment for the kernel to finish the kills.
+pub fn assert_nothing_left(state: &Path) {
+    let pids: Vec<i32> = std::fs::read_to_string(state.join("pids"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    assert!(!pids.is_empty(), "the adapter recorded its pid");
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left: Vec<i32> = pids
+            .iter()
+            .copied()
+            .filter(|&p| alive(p) || !in_group(p).is_empty())
+            .collect();
+        if left.is_empty() {
+            return;
+        }
+        if Instant::now() > deadline {
+            for &pid in &left {
+                // SAFETY: cleaning up after a failed test; these are the test's own processes.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            panic!("processes left running: {left:?}");
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The hostile adapter in `mode`, recording into `state`, as an `--adapter-cmd` value.
+pub fn hostile_cmd(mode: &str, state: &Path) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/hostile.py");
+    format!("python3 {} {mode} {}", script.display(), state.display())
+}
+
+/// A case file of `count` small cases, the last one's body holding `last_body`.
+pub fn cases_yaml(count: usize, last_body: &str) -> String {
+    let mut yaml = String::from("cases:\n");
+    for i in 0..count {
+        let body = if i + 1 == count {
+            last_body
+        } else {
+            "User-agent: *\nDisallow: /a\n"
+        };
+        yaml.push_str(&format!(
+            "  - name: case-{i}\n    spec: test\n    robots: {body:?}\n    checks:\n      - {{ agent: FooBot, path: /b, expect: allowed }}\n"
+        ));
+    }
+    yaml
+}
+
+/// A scratch folder holding `cases.yaml` (`count` cases, see [`cases_yaml`]), and the hostile
+/// adapter in `mode` recording into that folder.
+pub fn scratch(count: usize, last_body: &str, mode: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("cases.yaml"), cases_yaml(count, last_body)).unwrap();
+    let cmd = hostile_cmd(mode, dir.path());
+    (dir, cmd)
+}
+
+/// Runs `SUBCOMMAND --cases cases.yaml --adapter-cmd CMD EXTRA...` in `dir`.
+pub fn drive(dir: &Path, subcommand: &str, cmd: &str, extra: &[&str]) -> Ran {
+    drive_with(dir, subcommand, cmd, extra, None)
+}
+
+pub fn drive_with(
+    dir: &Path,
+    subcommand: &str,
+    cmd: &str,
+    extra: &[&str],
+    interrupt: Option<Interrupt>,
+) -> Ran {
+    let mut args = vec![subcommand, "--cases", "cases.yaml", "--adapter-cmd", cmd];
+    args.extend_from_slice(extra);
+    run_with(dir, &args, interrupt)
+}
+
+/// The names in a folder, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
