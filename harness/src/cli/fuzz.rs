@@ -8,6 +8,7 @@ use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
 
+use super::corpus;
 use super::select::AdapterArgs;
 use super::Exit;
 
@@ -43,7 +44,8 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
-    let mut engines = args.select.open(false)?;
+    let (mut engines, dirs): (Vec<_>, Vec<_>) =
+        args.select.open_with_dirs(false)?.into_iter().unzip();
     if engines.len() != 1 {
         return Err("fuzz drives exactly one adapter: give one --adapter or --adapter-cmd".into());
     }
@@ -58,15 +60,16 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("fuzz/findings").join(&name));
     let cases = if args.cases.is_empty() {
-        vec![PathBuf::from("cases")]
+        vec![corpus::folder(&args.select)?]
     } else {
         args.cases.clone()
     };
-    let expectations = args
-        .select
-        .adapters_dir
-        .join(&name)
-        .join("expectations.yaml");
+    // A bare command has no folder: its expectations are looked for under its name.
+    let folder = match &dirs[0] {
+        Some(dir) => dir.clone(),
+        None => args.select.source()?.dir.join(&name),
+    };
+    let expectations = folder.join("expectations.yaml");
     let mut known = Known::load(&expectations, &cases, &out)?;
     let time = match (args.time, args.docs) {
         (Some(secs), _) if !(secs.is_finite() && secs > 0.0) => {
