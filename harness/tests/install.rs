@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{run_binary, Output, FAKE_ADAPTER};
+use common::{files, run_binary, Output, FAKE_ADAPTER};
 use robotstxt_test::cache::InstallLock;
 
 /// A folder outside any checkout with an adapters folder holding `venv-fake`: the fake adapter,
@@ -55,24 +55,6 @@ impl Place {
         ]);
         run_binary(&self.path("work"), &all)
     }
-}
-
-/// Every file under `dir`, as paths relative to it.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_owned()];
-    while let Some(next) = pending.pop() {
-        for entry in std::fs::read_dir(&next).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() && !path.is_symlink() {
-                pending.push(path);
-            } else {
-                found.push(path.strip_prefix(dir).unwrap().to_owned());
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 #[test]

@@ -3,8 +3,12 @@
 //! folder. The install reuses this workspace's target folder, so it only links what `cargo build
 //! --release` already built.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use common::files;
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -24,24 +28,6 @@ fn target_dir() -> PathBuf {
             .unwrap()
             .to_owned(),
     }
-}
-
-/// Every file under `dir`, relative to it, sorted.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_owned()];
-    while let Some(next) = pending.pop() {
-        for entry in std::fs::read_dir(&next).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                pending.push(path);
-            } else {
-                found.push(path.strip_prefix(dir).unwrap().to_owned());
-            }
-        }
-    }
-    found.sort();
-    found
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -65,7 +65,7 @@ pub struct Adapter {
     pub manifest: Manifest,
     /// The adapter's folder.
     pub dir: PathBuf,
-    /// Its install cache: `target/adapters/<name>`.
+    /// Its install cache: `<caches>/<name>` (see [`crate::cache`]).
     pub cache: PathBuf,
     /// The cargo target folder of the workspace it belongs to.
     pub target: PathBuf,
