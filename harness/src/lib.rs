@@ -6,6 +6,12 @@
 //! judged against an adapter's known differences ([`expectations`]) and written for CI
 //! ([`junit`], [`summary`]); [`report`] builds the published compatibility reports.
 //!
+//! The crate carries the corpus and every adapter folder ([`suite`]), so the installed binary
+//! works in any folder: inside a checkout of this repository the files on disk win, anywhere else
+//! the embedded copy is used and adapters install into the user's cache folder ([`cache`]). A Rust
+//! parser can run the embedded corpus in its own `cargo test`, in-process, through the
+//! [`engine::Engine`] trait ([`conformance`]).
+//!
 //! # The case format
 //!
 //! Case files are YAML files anywhere under `cases/`. Each file is a mapping with one key,
@@ -43,7 +49,9 @@
 
 pub mod adapter;
 pub mod atomic;
+pub mod cache;
 pub mod cases;
+pub mod conformance;
 pub mod engine;
 pub mod expectations;
 pub mod fuzz;
@@ -57,6 +65,7 @@ pub mod repeats;
 pub mod report;
 pub mod run;
 pub mod signals;
+pub mod suite;
 pub mod summary;
 pub mod survey;
 pub mod swap;

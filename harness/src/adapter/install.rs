@@ -1,13 +1,24 @@
-//! Whether an adapter can run here, and installing what it needs into its cache under `target/`.
+//! Whether an adapter can run here, and installing what it needs into its cache (see
+//! [`crate::cache`] for where that is).
 //!
 //! System programs (`requires`, `probe`) are only checked, never installed: the manifest's
 //! `install_hint` says what a person runs. Setup steps (venvs, npm prefixes, cargo, Go and Maven
 //! builds) are run here, idempotently: a step whose marker in the cache matches is not run again.
+//!
+//! One adapter installs in one process at a time: [`install`] holds the adapter's
+//! [`InstallLock`], so a `report` that needs an adapter while `adapters install` sets it up waits
+//! for it (saying so) and then finds the steps done. An install cut short (killed, power lost)
+//! leaves `.installing` in the cache folder; the next install says so and runs the unfinished
+//! steps again over what is there, removing nothing else.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::manifest::{Adapter, SetupStep};
+use crate::cache::InstallLock;
+
+/// Present in an adapter's cache folder while its steps run.
+const INSTALLING: &str = ".installing";
 
 /// Whether an adapter can be started.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +32,9 @@ pub enum Availability {
 
 /// Checks `requires`, `probe` and the setup markers, in that order.
 pub fn availability(adapter: &Adapter) -> Availability {
+    if adapter.in_process {
+        return Availability::Ready;
+    }
     let hint = adapter
         .manifest
         .install_hint
@@ -48,20 +62,48 @@ pub fn availability(adapter: &Adapter) -> Availability {
             ));
         }
     }
-    if adapter.manifest.setup.iter().all(|s| step_done(adapter, s)) {
+    if !interrupted(adapter) && adapter.manifest.setup.iter().all(|s| step_done(adapter, s)) {
         Availability::Ready
     } else {
         Availability::NeedsSetup
     }
 }
 
-/// Runs every setup step not yet done (all of them with `force`), reporting each by `log`.
+/// Runs every setup step not yet done (all of them with `force`), reporting each by `log`, under
+/// the adapter's install lock. Another process installing the same adapter is waited for, with a
+/// line on stderr.
 pub fn install(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Result<(), String> {
     if let Availability::Unavailable(reason) = availability(adapter) {
         return Err(reason);
     }
-    std::fs::create_dir_all(&adapter.cache)
-        .map_err(|e| format!("{}: {e}", adapter.cache.display()))?;
+    if adapter.in_process || adapter.manifest.setup.is_empty() {
+        return Ok(());
+    }
+    let _lock = InstallLock::acquire(&adapter.install_lock(), &mut |line| {
+        eprintln!("{}: {line}", adapter.name());
+    })?;
+    let cache_error = |e: std::io::Error| format!("{}: {e}", adapter.cache.display());
+    std::fs::create_dir_all(&adapter.cache).map_err(cache_error)?;
+    let installing = adapter.cache.join(INSTALLING);
+    if installing.exists() {
+        // On stderr rather than through `log`, which a progress bar may not show.
+        eprintln!(
+            "{}: {} was left half-written by an interrupted install; running its steps again",
+            adapter.name(),
+            adapter.cache.display()
+        );
+    }
+    std::fs::write(&installing, b"").map_err(cache_error)?;
+    run_steps(adapter, force, log)?;
+    std::fs::remove_file(&installing).map_err(cache_error)
+}
+
+/// Whether an install into `adapter`'s cache was cut short and not run again since.
+pub fn interrupted(adapter: &Adapter) -> bool {
+    adapter.cache.join(INSTALLING).exists()
+}
+
+fn run_steps(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Result<(), String> {
     for step in &adapter.manifest.setup {
         if !force && step_done(adapter, step) {
             continue;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::cache::Places;
 use crate::located::LocatedError;
 
 /// An adapter's manifest, as written in its folder.
@@ -71,12 +72,14 @@ pub struct Adapter {
     pub manifest: Manifest,
     /// The adapter's folder.
     pub dir: PathBuf,
-    /// Its install cache: `target/adapters/<name>`.
+    /// Its install cache: `<caches>/<name>` (see [`crate::cache`]).
     pub cache: PathBuf,
     /// The cargo target folder of the workspace it belongs to.
     pub target: PathBuf,
     /// The workspace root (where `cargo build` runs).
     pub workspace: PathBuf,
+    /// Served by this binary itself rather than a process: see [`Adapter::load_at`].
+    pub in_process: bool,
 }
 
 const PROFILES: [&str; 3] = ["norobots-1994", "rfc9309", "other"];
@@ -94,6 +97,16 @@ const REGISTRIES: [&str; 8] = [
 impl Adapter {
     /// Loads `<dir>/adapter.yaml`. `workspace` is the root whose `target/` holds caches and builds.
     pub fn load(dir: &Path, workspace: &Path) -> Result<Adapter, LocatedError> {
+        Adapter::load_at(dir, &Places::checkout(workspace))
+    }
+
+    /// Loads `<dir>/adapter.yaml`, installing and building in `places`.
+    ///
+    /// Outside a checkout there is no workspace to build the reference's adapter in (it depends
+    /// on the reference crate by path); this binary carries the reference, so an embedded adapter
+    /// wrapping the workspace package `robotstxt-reference` is served in-process, under the
+    /// manifest's profile, with the same handshake the adapter program gives.
+    pub fn load_at(dir: &Path, places: &Places) -> Result<Adapter, LocatedError> {
         let file = dir.join("adapter.yaml");
         let text = std::fs::read_to_string(&file)
             .map_err(|e| LocatedError::new(&file, None, format!("cannot read: {e}")))?;
@@ -136,14 +149,15 @@ impl Adapter {
         if manifest.run.is_empty() {
             return Err(field_error("run", "the command is empty".to_owned()));
         }
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| workspace.join("target"));
+        let in_process = places.embedded
+            && manifest.package.registry == "workspace"
+            && manifest.package.name == REFERENCE_PACKAGE;
         Ok(Adapter {
-            cache: target.join("adapters").join(&manifest.name),
+            cache: places.caches.join(&manifest.name),
             dir: dir.to_owned(),
-            target,
-            workspace: workspace.to_owned(),
+            target: places.target.clone(),
+            workspace: places.workspace.clone(),
+            in_process,
             manifest,
         })
     }
@@ -169,10 +183,24 @@ impl Adapter {
     pub fn name(&self) -> &str {
         &self.manifest.name
     }
+
+    /// The lock held while this adapter installs: next to its cache folder, so that removing
+    /// the cache folder leaves no stale lock inside it.
+    pub fn install_lock(&self) -> PathBuf {
+        self.cache.with_extension("lock")
+    }
 }
+
+/// The package name of the reference implementation, which this binary links.
+const REFERENCE_PACKAGE: &str = "robotstxt-reference";
 
 /// Every adapter folder (a sub-folder holding `adapter.yaml`) under `adapters_dir`, by name.
 pub fn discover(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, LocatedError> {
+    discover_at(adapters_dir, &Places::checkout(workspace))
+}
+
+/// As [`discover`], installing and building in `places`.
+pub fn discover_at(adapters_dir: &Path, places: &Places) -> Result<Vec<Adapter>, LocatedError> {
     let entries = std::fs::read_dir(adapters_dir)
         .map_err(|e| LocatedError::new(adapters_dir, None, format!("cannot list adapters: {e}")))?;
     let mut dirs: Vec<PathBuf> = entries
@@ -181,6 +209,6 @@ pub fn discover(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, L
         .collect();
     dirs.sort();
     dirs.iter()
-        .map(|dir| Adapter::load(dir, workspace))
+        .map(|dir| Adapter::load_at(dir, places))
         .collect()
 }

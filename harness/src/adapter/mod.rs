@@ -15,12 +15,22 @@ pub use install::{availability, Availability};
 pub use manifest::{discover, Adapter, Manifest};
 pub use process::{AdapterProcess, Limits};
 
-use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
+use crate::cache::Places;
+use crate::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 
 /// Starts an adapter, installing its setup steps first when they are missing. When it cannot
 /// run, the result is an engine that answers every batch as unavailable, with the reason, so that
 /// a run reports its checks as skipped rather than failing.
 pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Engine> {
+    if adapter.in_process {
+        return match adapter.manifest.profile.parse() {
+            Ok(profile) => Box::new(ReferenceEngine::new(profile)),
+            Err(e) => Box::new(Unavailable::new(
+                handshake_of(&adapter.manifest),
+                format!("{}: {e}", adapter.dir.join("adapter.yaml").display()),
+            )),
+        };
+    }
     let unavailable = |reason: String| -> Box<dyn Engine> {
         Box::new(Unavailable::new(handshake_of(&adapter.manifest), reason))
     };
@@ -72,9 +82,14 @@ pub fn handshake_of(manifest: &Manifest) -> Handshake {
 
 /// Loads an adapter by folder: `adapters_dir/name`.
 pub fn load(adapters_dir: &Path, name: &str, workspace: &Path) -> Result<Adapter, String> {
+    load_at(adapters_dir, name, &Places::checkout(workspace))
+}
+
+/// As [`load`], installing and building in `places`.
+pub fn load_at(adapters_dir: &Path, name: &str, places: &Places) -> Result<Adapter, String> {
     let dir = adapters_dir.join(name);
     if !dir.join("adapter.yaml").is_file() {
-        let known: Vec<String> = discover(adapters_dir, workspace)
+        let known: Vec<String> = manifest::discover_at(adapters_dir, places)
             .map(|all| all.into_iter().map(|a| a.manifest.name).collect())
             .unwrap_or_default();
         return Err(format!(
@@ -83,7 +98,7 @@ pub fn load(adapters_dir: &Path, name: &str, workspace: &Path) -> Result<Adapter
             known.join(", ")
         ));
     }
-    Adapter::load(&dir, workspace).map_err(|e| e.to_string())
+    Adapter::load_at(&dir, places).map_err(|e| e.to_string())
 }
 
 /// An engine that could not be started: every batch is answered as unavailable.

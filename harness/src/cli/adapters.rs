@@ -1,9 +1,11 @@
 //! `robotstxt-test adapters`: list the adapters and install what they need.
 
+use std::path::PathBuf;
+
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::adapter::{self, install, Availability};
 
-use super::select::{workspace_of, AdapterArgs};
+use super::select::AdapterArgs;
 use super::Exit;
 
 /// List adapters (available or not, and why), or install them.
@@ -11,16 +13,28 @@ use super::Exit;
 pub struct Args {
     #[command(subcommand)]
     action: Option<Action>,
-    /// The adapters folder.
-    #[arg(long, value_name = "DIR", default_value = "adapters", global = true)]
-    adapters_dir: std::path::PathBuf,
+    /// A folder of adapters. Default: the checkout's `adapters/` inside a checkout of this
+    /// repository, else the adapters this binary carries.
+    #[arg(
+        long = "adapters",
+        visible_alias = "adapters-dir",
+        value_name = "DIR",
+        global = true
+    )]
+    adapters_dir: Option<PathBuf>,
+    /// Where adapters install. Default: `target/` inside a checkout, else
+    /// `$XDG_CACHE_HOME/robotstxt-test` (the platform's cache folder).
+    #[arg(long, value_name = "DIR", global = true)]
+    cache_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Subcommand)]
 enum Action {
     /// List every adapter: available or not (and why), parser version, language, claimed profile.
     List,
-    /// Run the setup steps of the named adapters (all when none is named) into `target/adapters/`.
+    /// Run the setup steps of the named adapters (all when none is named) into their cache:
+    /// `target/adapters/` in a checkout, else the cache folder. An adapter already installed is
+    /// left as it is.
     Install {
         names: Vec<String>,
         /// Run every step again, even those already done.
@@ -30,28 +44,28 @@ enum Action {
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
+    let mut select = AdapterArgs {
+        adapters: vec!["all".to_owned()],
+        adapter_cmds: Vec::new(),
+        adapters_dir: args.adapters_dir,
+        cache_dir: args.cache_dir,
+        timeout: 5.0,
+    };
     match args.action.unwrap_or(Action::List) {
-        Action::List => list(&args.adapters_dir),
+        Action::List => list(&select),
         Action::Install { names, force } => {
-            let names = if names.is_empty() {
-                vec!["all".to_owned()]
-            } else {
-                names
-            };
-            let select = AdapterArgs {
-                adapters: names,
-                adapter_cmds: Vec::new(),
-                adapters_dir: args.adapters_dir,
-                timeout: 5.0,
-            };
+            if !names.is_empty() {
+                select.adapters = names;
+            }
             install_all(&select, force)
         }
     }
 }
 
-fn list(adapters_dir: &std::path::Path) -> Result<Exit, String> {
+fn list(select: &AdapterArgs) -> Result<Exit, String> {
+    let source = select.source()?;
     let all =
-        adapter::discover(adapters_dir, &workspace_of(adapters_dir)).map_err(|e| e.to_string())?;
+        adapter::manifest::discover_at(&source.dir, &source.places).map_err(|e| e.to_string())?;
     println!(
         "{:<22} {:<14} {:<31} {:<10} {:<14} status",
         "adapter", "profile", "parser", "version", "language"
@@ -80,19 +94,34 @@ fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, String> {
     );
     let mut exit = Exit::Ok;
     for a in &adapters {
+        if !force && adapter::availability(a) == Availability::Ready {
+            let why = if a.in_process || a.manifest.setup.is_empty() {
+                "nothing to install".to_owned()
+            } else {
+                format!("already installed in {}; nothing to do", a.cache.display())
+            };
+            say(&bar, format!("ok      {}: {why}", a.name()));
+            bar.inc(a.manifest.setup.len() as u64);
+            continue;
+        }
         bar.set_message(a.name().to_owned());
         let result = install::install(a, force, &mut |line| {
             bar.println(format!("  {line}"));
             bar.inc(1);
         });
         match result {
-            Ok(()) => bar.println(format!("ok      {}", a.name())),
+            Ok(()) => say(&bar, format!("ok      {}", a.name())),
             Err(why) => {
-                bar.println(format!("FAILED  {}: {why}", a.name()));
+                say(&bar, format!("FAILED  {}: {why}", a.name()));
                 exit = Exit::Unavailable;
             }
         }
     }
     bar.finish_and_clear();
     Ok(exit)
+}
+
+/// A line on stdout, shown whether or not the progress bar is drawn.
+fn say(bar: &ProgressBar, line: String) {
+    bar.suspend(|| println!("{line}"));
 }

@@ -10,6 +10,7 @@ use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
 use robotstxt_test::limits;
 use robotstxt_test::visible::shown;
 
+use super::corpus;
 use super::select::{seconds_in_range, AdapterArgs};
 use super::Exit;
 
@@ -51,7 +52,8 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         (None, Some(_)) => None,
         (None, None) => Some(Duration::from_secs(60)),
     };
-    let mut engines = args.select.open(false)?;
+    let (mut engines, dirs): (Vec<_>, Vec<_>) =
+        args.select.open_with_dirs(false)?.into_iter().unzip();
     if engines.len() != 1 {
         return Err("fuzz drives exactly one adapter: give one --adapter or --adapter-cmd".into());
     }
@@ -68,15 +70,16 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("fuzz/findings").join(&slug));
     let cases = if args.cases.is_empty() {
-        vec![PathBuf::from("cases")]
+        vec![corpus::folder(&args.select)?]
     } else {
         args.cases.clone()
     };
-    let expectations = args
-        .select
-        .adapters_dir
-        .join(&slug)
-        .join("expectations.yaml");
+    // A bare command has no folder: its expectations are looked for under its name.
+    let folder = match &dirs[0] {
+        Some(dir) => dir.clone(),
+        None => args.select.source()?.dir.join(&slug),
+    };
+    let expectations = folder.join("expectations.yaml");
     let mut known = Known::load(&expectations, &cases, &out)?;
     let settings = Settings {
         seed: args.seed,

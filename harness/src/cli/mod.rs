@@ -1,7 +1,9 @@
 //! Subcommands of the `robotstxt-test` binary.
 
 mod adapters;
+mod cases;
 mod check;
+mod corpus;
 mod fuzz;
 mod gate;
 mod minimize;
@@ -51,6 +53,7 @@ enum Command {
     Run(run::Args),
     Report(report::Args),
     Adapters(adapters::Args),
+    Cases(cases::Args),
     Survey(survey::Args),
     Fuzz(fuzz::Args),
     Minimize(minimize::Args),
@@ -62,6 +65,7 @@ pub fn execute(cli: Cli) -> Result<Exit, String> {
         Command::Run(args) => run::execute(args),
         Command::Report(args) => report::execute(args),
         Command::Adapters(args) => adapters::execute(args),
+        Command::Cases(args) => cases::execute(args),
         Command::Survey(args) => survey::execute(args),
         Command::Fuzz(args) => fuzz::execute(args),
         Command::Minimize(args) => minimize::execute(args),

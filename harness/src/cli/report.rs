@@ -7,9 +7,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::expectations::Expectations;
 use robotstxt_test::report::{self, Report};
 use robotstxt_test::visible::shown;
+use robotstxt_test::suite;
 
+use super::corpus;
 use super::gate;
-use super::run::load_cases;
 use super::select::AdapterArgs;
 use super::Exit;
 
@@ -28,10 +29,12 @@ use super::Exit;
 /// run and its expectation file was left as it was.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Where to write the reports.
-    #[arg(long, value_name = "DIR", default_value = "reports")]
-    out: PathBuf,
-    /// A folder of case files; repeat to use several. Default: `cases`.
+    /// Where to write the reports. Default: the checkout's `reports/` inside a checkout of this
+    /// repository, else `robotstxt-test-report/` in the current folder.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// A folder of case files; repeat to use several. Default: the checkout's `cases/`, else the
+    /// corpus this binary carries.
     #[arg(long = "cases", value_name = "DIR")]
     cases: Vec<PathBuf>,
     /// Also rewrite each adapter's `expectations.yaml` (in its folder) from this run, keeping
@@ -43,9 +46,19 @@ pub struct Args {
 }
 
 pub fn execute(mut args: Args) -> Result<Exit, String> {
-    let cases = load_cases(&args.cases)?;
+    let out = args.out.take().unwrap_or_else(corpus::reports_folder);
+    let corpus = corpus::load(&args.cases)?;
+    let cases = corpus.cases;
     if !args.select.any() {
         args.select.adapters.push("all".to_owned());
+    }
+    let carried = args.select.adapters_dir.is_none() && suite::current_checkout().is_none();
+    if args.update_expectations && carried && !args.select.adapters.is_empty() {
+        return Err(
+            "--update-expectations rewrites the adapters' expectations.yaml: run it in a \
+                    checkout of this repository, or name a folder of your own with --adapters DIR"
+                .to_owned(),
+        );
     }
     // Unavailable adapters are kept: they get a row saying "no data" and why.
     let (engines, dirs): (Vec<_>, Vec<_>) = args.select.open_with_dirs(false)?.into_iter().unzip();
@@ -55,7 +68,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     );
     let adapters = report::collect(&cases, engines, &|_, _, _| bar.inc(1));
     bar.finish_and_clear();
-    let (suite_commit, suite_modified) = report::suite_commit(&args.select.workspace());
+    let (suite_commit, suite_modified) = corpus.commit;
     let report = Report {
         suite_commit,
         suite_modified,
@@ -65,7 +78,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         adapters,
     };
     let written =
-        report::write(&report, &args.out).map_err(|e| format!("cannot write the reports: {e}"))?;
+        report::write(&report, &out).map_err(|e| format!("cannot write the reports: {e}"))?;
     for adapter in &report.adapters {
         let total = report::matrix::Cell::of(&adapter.claimed);
         let status = match (&adapter.unavailable, adapter.has_data()) {
@@ -75,7 +88,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         };
         eprintln!("{:<24} {}", adapter.handshake.name, shown(&status));
     }
-    eprintln!("wrote {} files into {}", written.len(), args.out.display());
+    eprintln!("wrote {} files into {}", written.len(), out.display());
     if !args.update_expectations {
         return Ok(Exit::Ok);
     }
@@ -86,6 +99,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
             eprintln!("note: {name} has no adapter folder; no expectation file written");
             continue;
         };
+
         let target = dir.join(gate::ADAPTER_FILE);
         if adapter.unavailable.is_some() {
             eprintln!("{name}: could not run; {} left as it was", target.display());

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
-use robotstxt_test::cases::{load_corpus, Case};
+use robotstxt_test::cases::Case;
 use robotstxt_test::engine::{Engine, ReferenceEngine};
 use robotstxt_test::expectations::gate::{judge, Judged};
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
@@ -13,6 +13,7 @@ use robotstxt_test::run::{run_engines, Outcome, Scoring};
 use robotstxt_test::visible::shown;
 use robotstxt_test::{junit, summary};
 
+use super::corpus;
 use super::gate::{self, GateArgs};
 use super::select::AdapterArgs;
 use super::{parse_profile, Exit};
@@ -42,7 +43,8 @@ pub enum Format {
 /// under --strict unexpected passes); 2 usage or input error; 3 an adapter unavailable or broken.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A folder of case files, or one case file; repeat to run several. Default: `cases`.
+    /// A folder of case files, or one case file; repeat to run several. Default: the checkout's
+    /// `cases/` inside a checkout of this repository, else the corpus this binary carries.
     #[arg(long = "cases", value_name = "PATH")]
     cases: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -57,7 +59,7 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
-    let cases = load_cases(&args.cases)?;
+    let cases = corpus::load(&args.cases)?.cases;
     let opened = if args.select.any() {
         // A gate must not pass because an adapter quietly went missing: with expectations, `all`
         // keeps the adapters this machine cannot run, and they fail the run as unavailable.
@@ -169,31 +171,6 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
         Format::Junit => junit::document(runs, cases, strict),
         Format::Markdown => summary::markdown(runs, cases, strict),
     })
-}
-
-/// Loads the corpus from `dirs` (default `cases`), printing every error found.
-pub fn load_cases(dirs: &[PathBuf]) -> Result<Vec<Case>, String> {
-    let dirs = if dirs.is_empty() {
-        vec![PathBuf::from("cases")]
-    } else {
-        dirs.to_vec()
-    };
-    let cases = load_corpus(&dirs).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        format!(
-            "{} problem(s) in the case files:\n{}",
-            errors.len(),
-            lines.join("\n")
-        )
-    })?;
-    if cases.is_empty() {
-        let shown: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-        return Err(format!(
-            "no case found in {}: a run of zero cases would pass any gate",
-            shown.join(", ")
-        ));
-    }
-    Ok(cases)
 }
 
 /// A progress bar over every (engine, case) pair, on stderr, hidden when stderr is not a terminal.

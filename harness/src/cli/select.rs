@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::adapter::{self, Adapter, Limits};
+use robotstxt_test::cache::{self, Places};
 use robotstxt_test::engine::Engine;
 use robotstxt_test::limits;
+use robotstxt_test::suite;
 
 /// A started engine and its adapter folder, if it has one.
 pub type Opened = (Box<dyn Engine>, Option<PathBuf>);
@@ -21,9 +23,15 @@ pub struct AdapterArgs {
     /// one), or the path of an `adapter.yaml`. Repeatable.
     #[arg(long = "adapter-cmd", value_name = "CMD")]
     pub adapter_cmds: Vec<String>,
-    /// The adapters folder.
-    #[arg(long, value_name = "DIR", default_value = "adapters")]
-    pub adapters_dir: PathBuf,
+    /// A folder of adapters (one sub-folder with an `adapter.yaml` each). Default: the
+    /// checkout's `adapters/` inside a checkout of this repository, else the adapters this binary
+    /// carries.
+    #[arg(long = "adapters", visible_alias = "adapters-dir", value_name = "DIR")]
+    pub adapters_dir: Option<PathBuf>,
+    /// Where adapters install (venvs, npm prefixes, cargo builds). Default: `target/` inside a
+    /// checkout, else `$XDG_CACHE_HOME/robotstxt-test` (the platform's cache folder).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
     /// Seconds an adapter may take to answer one message.
     #[arg(long, value_name = "SECS", default_value_t = 5.0, value_parser = seconds_in_range)]
     pub timeout: f64,
@@ -41,37 +49,90 @@ impl AdapterArgs {
         })
     }
 
-    /// The workspace the adapters folder belongs to: its parent.
-    pub fn workspace(&self) -> PathBuf {
-        workspace_of(&self.adapters_dir)
+    /// The adapters folder and where its adapters install: `--adapters`, else the checkout's,
+    /// else the embedded ones written into the cache folder. Says which on stderr.
+    pub fn source(&self) -> Result<AdapterSource, String> {
+        let checkout = suite::current_checkout();
+        let source = match (&self.adapters_dir, &checkout) {
+            (Some(dir), _) => {
+                let has_manifest = std::fs::read_dir(dir)
+                    .map_err(|e| format!("{}: {e}", dir.display()))?
+                    .filter_map(Result::ok)
+                    .any(|entry| entry.path().join("adapter.yaml").is_file());
+                if !has_manifest {
+                    return Err(format!(
+                        "{}: no adapters here (no <name>/adapter.yaml)",
+                        dir.display()
+                    ));
+                }
+                AdapterSource {
+                    places: self.places_for(&workspace_of(dir))?,
+                    dir: dir.clone(),
+                    shown: dir.display().to_string(),
+                }
+            }
+            (None, Some(root)) => AdapterSource {
+                places: self.places_for(root)?,
+                dir: root.join("adapters"),
+                shown: root.join("adapters").display().to_string(),
+            },
+            (None, None) => {
+                let cache = cache::root(self.cache_dir.as_deref())?;
+                let materialised = suite::materialise(&cache)?;
+                AdapterSource {
+                    places: Places::in_cache(&cache, &materialised, true),
+                    dir: materialised.join("adapters"),
+                    shown: format!("{}, in {}", suite::embedded_description(), cache.display()),
+                }
+            }
+        };
+        eprintln!("adapters: {}", source.shown);
+        Ok(source)
+    }
+
+    /// Where the adapters of `workspace` install: `--cache-dir`, else the checkout's `target/`
+    /// inside a checkout, else the cache folder.
+    fn places_for(&self, workspace: &Path) -> Result<Places, String> {
+        match (&self.cache_dir, suite::current_checkout()) {
+            (None, Some(_)) => Ok(Places::checkout(workspace)),
+            (explicit, _) => Ok(Places::in_cache(
+                &cache::root(explicit.as_deref())?,
+                workspace,
+                false,
+            )),
+        }
     }
 
     /// The adapters named on the command line, by manifest. `all` expands to every adapter; with
     /// `only_available`, to every one this machine can run (the others are named on stderr).
     pub fn manifests(&self, only_available: bool) -> Result<Vec<Adapter>, String> {
-        let workspace = self.workspace();
         let mut chosen = Vec::new();
-        for name in &self.adapters {
-            if name == "all" {
-                let all =
-                    adapter::discover(&self.adapters_dir, &workspace).map_err(|e| e.to_string())?;
-                for adapter in all {
-                    match adapter::availability(&adapter) {
-                        adapter::Availability::Unavailable(why) if only_available => {
-                            eprintln!("note: skipping {}: {why}", adapter.name());
+        if !self.adapters.is_empty() {
+            let source = self.source()?;
+            for name in &self.adapters {
+                if name == "all" {
+                    let all = adapter::manifest::discover_at(&source.dir, &source.places)
+                        .map_err(|e| e.to_string())?;
+                    for adapter in all {
+                        match adapter::availability(&adapter) {
+                            adapter::Availability::Unavailable(why) if only_available => {
+                                eprintln!("note: skipping {}: {why}", adapter.name());
+                            }
+                            _ => chosen.push(adapter),
                         }
-                        _ => chosen.push(adapter),
                     }
+                } else {
+                    chosen.push(adapter::load_at(&source.dir, name, &source.places)?);
                 }
-            } else {
-                chosen.push(adapter::load(&self.adapters_dir, name, &workspace)?);
             }
         }
         for cmd in &self.adapter_cmds {
             let path = Path::new(cmd);
             if path.file_name().is_some_and(|n| n == "adapter.yaml") && path.is_file() {
                 let dir = path.parent().unwrap_or(Path::new("."));
-                chosen.push(Adapter::load(dir, &workspace).map_err(|e| e.to_string())?);
+                let workspace = suite::current_checkout().unwrap_or_else(|| workspace_of(dir));
+                let places = self.places_for(&workspace)?;
+                chosen.push(Adapter::load_at(dir, &places).map_err(|e| e.to_string())?);
             }
         }
         chosen.dedup_by(|a, b| a.dir == b.dir);
@@ -124,6 +185,13 @@ pub fn seconds_in_range(text: &str) -> Result<f64, String> {
         .map_err(|e| format!("{text:?} is not a number of seconds: {e}"))?;
     limits::seconds("the value", value)?;
     Ok(value)
+}
+
+/// An adapters folder, where its adapters install, and how to name it.
+pub struct AdapterSource {
+    pub dir: PathBuf,
+    pub places: Places,
+    pub shown: String,
 }
 
 /// The workspace root for an adapters folder: the folder's parent.

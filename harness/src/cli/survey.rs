@@ -9,6 +9,7 @@ use robotstxt_test::limits::MAX_SURVEY_FILE;
 use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
 use robotstxt_test::visible::shown;
 
+use super::corpus;
 use super::select::AdapterArgs;
 use super::Exit;
 
@@ -30,9 +31,10 @@ pub struct Args {
     /// Survey only the files whose content hash is K-1 modulo N.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
-    /// Where `survey.json` and `survey.md` go.
-    #[arg(long, value_name = "DIR", default_value = "reports")]
-    out: PathBuf,
+    /// Where `survey.json` and `survey.md` go. Default: the checkout's `reports/` inside a
+    /// checkout of this repository, else `robotstxt-test-report/` in the current folder.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// Probe queries per file.
     #[arg(long, value_name = "N", default_value_t = survey::probes::MAX_QUERIES)]
     max_queries: usize,
@@ -46,13 +48,15 @@ enum Action {
     Merge {
         #[arg(required = true, value_name = "SURVEY_JSON")]
         files: Vec<PathBuf>,
-        #[arg(long, value_name = "DIR", default_value = "reports")]
-        out: PathBuf,
+        /// Default: as for a survey.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
 }
 
 pub fn execute(mut args: Args) -> Result<Exit, String> {
     if let Some(Action::Merge { files, out }) = args.action {
+        let out = out.unwrap_or_else(corpus::reports_folder);
         let surveys = files
             .iter()
             .map(|f| write::read(f))
@@ -64,6 +68,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         return Ok(Exit::Ok);
     }
     let corpus = args.corpus.take().ok_or("--corpus is required")?;
+    let out = args.out.take().unwrap_or_else(corpus::reports_folder);
     if !args.select.any() {
         args.select.adapters.push("all".to_owned());
     }
@@ -83,7 +88,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     let result = survey::survey(&corpus, &mut engines, &options, &|_, _| bar.inc(1));
     bar.finish_and_clear();
     let result = result?;
-    write::write(&result, &args.out)?;
+    write::write(&result, &out)?;
     print_summary(&result);
     if !result.oversized.is_empty() {
         let names: Vec<String> = result
@@ -101,7 +106,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         "surveyed {} files in {:.1} s; wrote {}",
         result.files,
         started.elapsed().as_secs_f64(),
-        written(&args.out)
+        written(&out)
     );
     let mut exit = Exit::Ok;
     for engine in &engines {

@@ -142,3 +142,21 @@ pub fn hostile_corpus() -> String {
     });
     serde_yaml::to_string(&doc).unwrap()
 }
+
+/// Every file under `dir` (symbolic links as files), as paths relative to it, sorted.
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(next) = pending.pop() {
+        for entry in std::fs::read_dir(&next).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && !path.is_symlink() {
+                pending.push(path);
+            } else {
+                found.push(path.strip_prefix(dir).unwrap().to_owned());
+            }
+        }
+    }
+    found.sort();
+    found
+}

@@ -1,0 +1,142 @@
+//! Gathers the suite the binary carries (the case corpus, every adapter folder, the workspace's
+//! manifest and lock file) into `$OUT_DIR/suite`, where `include_dir!` embeds it, and records the
+//! suite's commit.
+//!
+//! In a checkout (a build from a path or a git URL) the files come from the workspace: `../cases`,
+//! `../adapters`, `../Cargo.toml`, `../Cargo.lock`. A crate packaged for crates.io has no
+//! workspace around it; it carries the same files under `suite/`, where they are symbolic links
+//! into the workspace that `cargo package` follows. `cargo package` leaves out folders holding a
+//! `Cargo.toml` (they are packages of their own), so the adapters that are Cargo packages are
+//! linked file by file under `suite/cargo-adapters/<name>/`, their manifest as `Cargo.toml.in`;
+//! they are put back together here.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Folders an adapter's tools leave behind, never part of the suite.
+const SKIPPED: [&str; 4] = ["__pycache__", "node_modules", "target", ".venv"];
+
+fn main() {
+    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo")).join("suite");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).expect("the previous suite copy can be removed");
+    }
+    let workspace = manifest_dir
+        .parent()
+        .expect("the package has a parent folder");
+    let in_checkout = manifest_dir.file_name().is_some_and(|n| n == "harness")
+        && ["cases", "adapters", "Cargo.toml", "Cargo.lock"]
+            .iter()
+            .all(|name| workspace.join(name).exists());
+    if in_checkout {
+        copy_tree(&workspace.join("cases"), &out.join("cases"));
+        copy_tree(&workspace.join("adapters"), &out.join("adapters"));
+        copy_file(&workspace.join("Cargo.toml"), &out.join("workspace.toml"));
+        copy_file(&workspace.join("Cargo.lock"), &out.join("Cargo.lock"));
+        for name in ["cases", "adapters", "Cargo.toml", "Cargo.lock"] {
+            println!("cargo:rerun-if-changed={}", workspace.join(name).display());
+        }
+        warn_about_unlinked_cargo_adapters(&workspace.join("adapters"), &manifest_dir);
+    } else {
+        let suite = manifest_dir.join("suite");
+        copy_tree(&suite.join("cases"), &out.join("cases"));
+        copy_tree(&suite.join("adapters"), &out.join("adapters"));
+        for entry in read_dir(&suite.join("cargo-adapters")) {
+            copy_tree(
+                &entry,
+                &out.join("adapters").join(entry.file_name().unwrap()),
+            );
+        }
+        copy_file(&suite.join("workspace.toml"), &out.join("workspace.toml"));
+        copy_file(&suite.join("Cargo.lock"), &out.join("Cargo.lock"));
+        println!("cargo:rerun-if-changed={}", suite.display());
+    }
+    let (commit, modified) = suite_commit(&manifest_dir, in_checkout);
+    println!("cargo:rustc-env=ROBOTSTXT_TEST_SUITE_COMMIT={commit}");
+    println!("cargo:rustc-env=ROBOTSTXT_TEST_SUITE_MODIFIED={modified}");
+}
+
+/// Copies a folder, following symbolic links; `Cargo.toml.in` becomes `Cargo.toml`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("{}: {e}", to.display()));
+    for path in read_dir(from) {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !SKIPPED.contains(&name.as_str()) {
+                copy_tree(&path, &to.join(&name));
+            }
+        } else if name != "Cargo.toml.in" {
+            copy_file(&path, &to.join(&name));
+        } else {
+            copy_file(&path, &to.join("Cargo.toml"));
+        }
+    }
+}
+
+fn copy_file(from: &Path, to: &Path) {
+    std::fs::copy(from, to)
+        .unwrap_or_else(|e| panic!("{} -> {}: {e}", from.display(), to.display()));
+}
+
+fn read_dir(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a readable folder entry").path())
+        .collect();
+    paths.sort();
+    paths
+}
+
+/// A Cargo package among the adapters that `suite/cargo-adapters/` does not link would be missing
+/// from the crates.io package: say so while it is still easy to fix.
+fn warn_about_unlinked_cargo_adapters(adapters: &Path, manifest_dir: &Path) {
+    for dir in read_dir(adapters) {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let linked = manifest_dir.join("suite/cargo-adapters").join(&name);
+        if dir.join("Cargo.toml").is_file() && !linked.join("Cargo.toml.in").exists() {
+            println!(
+                "cargo:warning=adapters/{name} is a Cargo package but harness/suite/cargo-adapters/{name} \
+                 does not link it: the crates.io package would leave it out"
+            );
+        }
+    }
+}
+
+/// The commit the suite was built from, and whether its files differed from it: from git in a
+/// checkout, else from the `.cargo_vcs_info.json` that `cargo package` writes, else `unknown`.
+fn suite_commit(manifest_dir: &Path, in_checkout: bool) -> (String, bool) {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(manifest_dir)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    if in_checkout {
+        if let Some(commit) = git(&["rev-parse", "HEAD"]).filter(|c| !c.is_empty()) {
+            // A new commit or a branch switch changes the answer. Only files that exist are
+            // watched: cargo reruns the script every time for one that does not.
+            let branch = git(&["symbolic-ref", "-q", "HEAD"]);
+            let watched = ["HEAD", "packed-refs"].into_iter().chain(branch.as_deref());
+            for what in watched {
+                if let Some(path) = git(&["rev-parse", "--git-path", what]) {
+                    let path = manifest_dir.join(path);
+                    if path.exists() {
+                        println!("cargo:rerun-if-changed={}", path.display());
+                    }
+                }
+            }
+            let modified = git(&["status", "--porcelain", "--", "../cases", "../adapters"])
+                .is_some_and(|s| !s.is_empty());
+            return (commit, modified);
+        }
+    }
+    let vcs_info = std::fs::read_to_string(manifest_dir.join(".cargo_vcs_info.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|info| info["git"]["sha1"].as_str().map(str::to_owned));
+    (vcs_info.unwrap_or_else(|| "unknown".to_owned()), false)
+}

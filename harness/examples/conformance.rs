@@ -1,0 +1,35 @@
+//! A Rust parser's `tests/conformance.rs`: the robotstxt-test corpus in its own `cargo test`, one
+//! test per case (set `harness = false` for it in Cargo.toml). The reference stands in for the
+//! parser under test; put yours in `check`.
+use robotstxt_reference::{Profile, Robots, Verdict};
+use robotstxt_test::engine::{Engine, Failure, Handshake, Query, Reply};
+
+struct MyParser(Handshake);
+
+impl Engine for MyParser {
+    fn handshake(&self) -> &Handshake {
+        &self.0
+    }
+    fn check(&mut self, _id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        let parsed = Robots::parse(Profile::Rfc9309, robots);
+        let verdict = |q: &Query| match parsed.is_allowed(&q.agent, &q.path) {
+            true => Verdict::Allowed,
+            false => Verdict::Disallowed,
+        };
+        Ok(Reply::Verdicts(queries.iter().map(verdict).collect()))
+    }
+}
+
+fn main() {
+    let handshake = Handshake {
+        name: "my-parser".into(),
+        parser: "my-parser".into(),
+        version: "0.1.0".into(),
+        language: "Rust".into(),
+        homepage: "https://example.org".into(),
+        profile: "rfc9309".into(), // the profile whose expectations it is scored against
+    };
+    let make = move || MyParser(handshake.clone());
+    let trials = robotstxt_test::conformance::trials(make).expect("the corpus loads");
+    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit();
+}

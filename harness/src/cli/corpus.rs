@@ -1,0 +1,79 @@
+//! Which corpus a command runs, and which adapters folder: `--cases` paths, the checkout's files,
+//! or the copy the binary carries (see the library's `suite` module).
+
+use std::path::PathBuf;
+
+use robotstxt_test::cases::{load_corpus, Case, CaseError};
+use robotstxt_test::{cache, suite};
+
+use super::select::AdapterArgs;
+
+/// A loaded corpus and where it came from.
+pub struct Corpus {
+    pub cases: Vec<Case>,
+    /// The suite commit and whether its files differed from it, for reports.
+    pub commit: (String, bool),
+}
+
+/// Loads the corpus: the `explicit` paths (`--cases`), else the checkout's `cases/`, else the
+/// embedded copy; prints which on stderr.
+pub fn load(explicit: &[PathBuf]) -> Result<Corpus, String> {
+    let checkout = suite::current_checkout();
+    let (loaded, shown, commit) = match (explicit.is_empty(), &checkout) {
+        (false, _) | (true, Some(_)) => {
+            let paths = if explicit.is_empty() {
+                vec![checkout.as_ref().map(|root| root.join("cases")).unwrap()]
+            } else {
+                explicit.to_vec()
+            };
+            let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            let here = checkout.unwrap_or_else(|| PathBuf::from("."));
+            let commit = robotstxt_test::report::suite_commit(&here);
+            (load_corpus(&paths), shown.join(", "), commit)
+        }
+        (true, None) => (
+            suite::embedded_cases(),
+            suite::embedded_description(),
+            (suite::COMMIT.to_owned(), suite::MODIFIED),
+        ),
+    };
+    let cases = loaded.map_err(|errors| problems(&errors))?;
+    if cases.is_empty() {
+        return Err(format!(
+            "no case found in {shown}: a run of zero cases would pass any gate"
+        ));
+    }
+    eprintln!("corpus: {shown}");
+    Ok(Corpus { cases, commit })
+}
+
+/// The corpus as a folder of files, for what reads case files itself: the checkout's `cases/`,
+/// else the embedded corpus as written into the cache folder.
+pub fn folder(select: &AdapterArgs) -> Result<PathBuf, String> {
+    match suite::current_checkout() {
+        Some(root) => Ok(root.join("cases")),
+        None => {
+            let cache = cache::root(select.cache_dir.as_deref())?;
+            Ok(suite::materialise(&cache)?.join("cases"))
+        }
+    }
+}
+
+fn problems(errors: &[CaseError]) -> String {
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    format!(
+        "{} problem(s) in the case files:\n{}",
+        errors.len(),
+        lines.join("\n")
+    )
+}
+
+/// Where reports go without `--out`: the checkout's `reports/` inside a checkout, else
+/// `robotstxt-test-report/` in the current folder (a name of its own, so that it never mixes
+/// with a project's own `reports/`).
+pub fn reports_folder() -> PathBuf {
+    match suite::current_checkout() {
+        Some(root) => root.join("reports"),
+        None => PathBuf::from("robotstxt-test-report"),
+    }
+}

@@ -1,0 +1,286 @@
+//! Where the corpus and the adapters come from: the files of a checkout of this repository, or
+//! the copy this crate carries.
+//!
+//! The crate embeds `cases/` and every `adapters/*` folder at build time (with `include_dir`; see
+//! `build.rs`), so the installed `robotstxt-test` needs no checkout. Inside a checkout the files on
+//! disk win, so that editing a case and running again works as it always has. A checkout is the
+//! nearest folder, from the current one upwards, that holds `Cargo.toml`, `cases/`, `adapters/`
+//! and `harness/Cargo.toml` naming the `robotstxt-test` package.
+//!
+//! The embedded corpus is read straight from memory ([`embedded_cases`]). The embedded adapters
+//! need real files to run and install from, so [`materialise`] writes them, once per build of
+//! this crate, into the cache folder, with a workspace manifest of its own so that the Rust
+//! adapters build there as they do in a checkout.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use include_dir::{include_dir, Dir, DirEntry};
+
+use crate::cases::{parse_file, Case, CaseError};
+use crate::located::LocatedError;
+
+static EMBEDDED: Dir<'static> = include_dir!("$OUT_DIR/suite");
+
+/// This crate's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The commit the embedded suite was built from, or `unknown`.
+pub const COMMIT: &str = env!("ROBOTSTXT_TEST_SUITE_COMMIT");
+/// Whether the embedded suite's files differed from [`COMMIT`] when it was built.
+pub const MODIFIED: bool = const_str_is_true(env!("ROBOTSTXT_TEST_SUITE_MODIFIED"));
+
+const fn const_str_is_true(value: &str) -> bool {
+    matches!(value.as_bytes(), b"true")
+}
+
+/// Names the embedded suite, as `run`, `report` and `survey` show it.
+pub fn embedded_description() -> String {
+    let changes = if MODIFIED { " with local changes" } else { "" };
+    format!("embedded (robotstxt-test {VERSION}, suite commit {COMMIT}{changes})")
+}
+
+/// The checkout of this repository that `start` is in, if any.
+pub fn find_checkout(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| is_checkout(dir))
+        .map(Path::to_owned)
+}
+
+/// The checkout the current folder is in, if any.
+pub fn current_checkout() -> Option<PathBuf> {
+    let here = std::env::current_dir().ok()?;
+    find_checkout(&here)
+}
+
+fn is_checkout(dir: &Path) -> bool {
+    dir.join("Cargo.toml").is_file()
+        && dir.join("cases").is_dir()
+        && dir.join("adapters").is_dir()
+        && std::fs::read_to_string(dir.join("harness/Cargo.toml"))
+            .is_ok_and(|text| text.contains("name = \"robotstxt-test\""))
+}
+
+/// Every embedded file below `folder` (`cases`, `adapters`), with its path under the suite root,
+/// sorted by path.
+fn files_under(folder: &str) -> Vec<(&'static Path, &'static [u8])> {
+    let mut files = Vec::new();
+    let mut pending: Vec<&Dir<'static>> = EMBEDDED.get_dir(folder).into_iter().collect();
+    while let Some(dir) = pending.pop() {
+        for entry in dir.entries() {
+            match entry {
+                DirEntry::Dir(dir) => pending.push(dir),
+                DirEntry::File(file) => files.push((file.path(), file.contents())),
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The embedded corpus, parsed: the same cases, in the same order, as loading `cases/` of the
+/// checkout it was built from. Case files are named `cases/<file>`.
+pub fn embedded_cases() -> Result<Vec<Case>, Vec<CaseError>> {
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    for (path, bytes) in files_under("cases") {
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let relative = path
+            .strip_prefix("cases")
+            .unwrap_or(path)
+            .with_extension("");
+        let group: Vec<_> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect();
+        let parsed = std::str::from_utf8(bytes)
+            .map_err(|e| LocatedError::new(path, None, format!("not UTF-8: {e}")))
+            .and_then(|text| parse_file(text, path, &group.join("/")));
+        match parsed {
+            Ok(file_cases) => cases.extend(file_cases),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Writes the embedded corpus into `dir` (new or empty), byte for byte as `cases/`; returns how
+/// many files it wrote.
+pub fn export_cases(dir: &Path) -> Result<usize, String> {
+    let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    if let Ok(mut entries) = std::fs::read_dir(dir) {
+        if entries.next().is_some() {
+            return Err(format!(
+                "{}: not empty; cases export writes into a new or empty folder",
+                dir.display()
+            ));
+        }
+    } else if dir.exists() {
+        return Err(format!("{}: not a folder", dir.display()));
+    }
+    let files = files_under("cases");
+    for (path, bytes) in &files {
+        let target = dir.join(path.strip_prefix("cases").unwrap_or(path));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+        }
+        std::fs::write(&target, bytes).map_err(|e| fail(&target, e))?;
+    }
+    Ok(files.len())
+}
+
+/// Marks a materialised suite as complete; written last.
+const COMPLETE: &str = ".complete";
+
+/// The embedded corpus and adapter folders as files under `cache/suite/<version>-<hash>/`
+/// (`cases/`, `adapters/`, and a `Cargo.toml` + `Cargo.lock` making the Rust adapters a
+/// workspace), written once per build of this crate and returned from then on.
+///
+/// The folder is written under a temporary name and renamed into place, so an interrupted write
+/// never looks complete. A folder of that name without its `.complete` marker was changed by
+/// something else: it is reported, never removed.
+pub fn materialise(cache: &Path) -> Result<PathBuf, String> {
+    let mut files = files_under("cases");
+    files.extend(files_under("adapters"));
+    let mut hasher = DefaultHasher::new();
+    files.hash(&mut hasher);
+    let manifest = workspace_manifest()?;
+    manifest.hash(&mut hasher);
+    let root = cache.join("suite");
+    let dir = root.join(format!("{VERSION}-{:016x}", hasher.finish()));
+    if dir.join(COMPLETE).is_file() {
+        return Ok(dir);
+    }
+    if dir.exists() {
+        return Err(format!(
+            "{}: half-written (no {COMPLETE} marker); remove this folder and run again",
+            dir.display()
+        ));
+    }
+    let partial = root.join(format!(".partial-{}", std::process::id()));
+    let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    if partial.exists() {
+        std::fs::remove_dir_all(&partial).map_err(|e| fail(&partial, e))?;
+    }
+    for (path, bytes) in &files {
+        let target = partial.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+        }
+        std::fs::write(&target, bytes).map_err(|e| fail(&target, e))?;
+    }
+    let lock = EMBEDDED
+        .get_file("Cargo.lock")
+        .map_or(&[][..], |f| f.contents());
+    for (name, bytes) in [("Cargo.toml", manifest.as_bytes()), ("Cargo.lock", lock)] {
+        std::fs::write(partial.join(name), bytes).map_err(|e| fail(&partial.join(name), e))?;
+    }
+    std::fs::write(partial.join(COMPLETE), VERSION).map_err(|e| fail(&partial, e))?;
+    if let Err(e) = std::fs::rename(&partial, &dir) {
+        let _ = std::fs::remove_dir_all(&partial);
+        // Another process may have put the same folder in place first.
+        if !dir.join(COMPLETE).is_file() {
+            return Err(fail(&dir, e));
+        }
+    }
+    Ok(dir)
+}
+
+/// The workspace manifest of a materialised suite: this repository's, with the adapters that are
+/// Cargo packages as its members. Packages that depend on a path dependency of the workspace
+/// (the reference's adapter, served in-process instead) are left out, as is every path
+/// dependency, since those folders are not carried.
+fn workspace_manifest() -> Result<String, String> {
+    let source = EMBEDDED
+        .get_file("workspace.toml")
+        .and_then(|f| f.contents_utf8())
+        .ok_or("the embedded suite has no workspace manifest")?;
+    let mut manifest: toml::Table = source
+        .parse()
+        .map_err(|e| format!("embedded workspace manifest: {e}"))?;
+    let workspace = manifest
+        .get_mut("workspace")
+        .and_then(toml::Value::as_table_mut)
+        .ok_or("embedded workspace manifest: no [workspace]")?;
+    let mut path_dependencies: Vec<String> = Vec::new();
+    if let Some(deps) = workspace
+        .get_mut("dependencies")
+        .and_then(toml::Value::as_table_mut)
+    {
+        deps.retain(|name, spec| {
+            let by_path = spec.get("path").is_some();
+            if by_path {
+                path_dependencies.push(name.to_string());
+            }
+            !by_path
+        });
+    }
+    let members: Vec<toml::Value> = files_under("adapters")
+        .into_iter()
+        .filter(|(path, _)| path.file_name().is_some_and(|n| n == "Cargo.toml"))
+        .filter(|(_, bytes)| {
+            let text = String::from_utf8_lossy(bytes);
+            let package: toml::Table = text.parse().unwrap_or_default();
+            let uses = |name: &str| -> bool {
+                package
+                    .get("dependencies")
+                    .and_then(|d| d.get(name))
+                    .is_some()
+            };
+            !path_dependencies.iter().any(|name| uses(name))
+        })
+        .filter_map(|(path, _)| path.parent()?.to_str().map(|p| p.into()))
+        .collect();
+    workspace.insert("members".to_owned(), toml::Value::Array(members));
+    workspace.remove("exclude");
+    toml::to_string(&manifest).map_err(|e| format!("workspace manifest: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_corpus_is_the_checkouts() {
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+        let on_disk = crate::cases::load_corpus(&[checkout]).expect("the corpus loads");
+        let embedded = embedded_cases().expect("the embedded corpus loads");
+        let ids = |cases: &[Case]| cases.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&embedded), ids(&on_disk));
+        assert!(embedded.iter().all(|c| c.file.starts_with("cases")));
+    }
+
+    #[test]
+    fn the_materialised_workspace_builds_only_what_it_carries() {
+        let manifest: toml::Table = workspace_manifest().unwrap().parse().unwrap();
+        let workspace = &manifest["workspace"];
+        let members: Vec<&str> = workspace["members"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(toml::Value::as_str)
+            .collect();
+        assert!(members.contains(&"adapters/rust-robotstxt"), "{members:?}");
+        assert!(!members.contains(&"adapters/reference"), "{members:?}");
+        assert!(!members.iter().any(|m| !m.starts_with("adapters/")));
+        assert!(workspace.get("exclude").is_none());
+        assert!(workspace["dependencies"]
+            .get("robotstxt-reference")
+            .is_none());
+    }
+
+    #[test]
+    fn a_checkout_is_found_from_below_and_not_from_elsewhere() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let below = root.join("harness/src");
+        assert_eq!(find_checkout(&below).as_deref(), Some(root));
+        let elsewhere = tempfile::tempdir().unwrap();
+        assert_eq!(find_checkout(elsewhere.path()), None);
+    }
+}
