@@ -8,7 +8,7 @@ use robotstxt_reference::Profile;
 use robotstxt_reference::Verdict::{self, Allowed, Disallowed};
 use robotstxt_test::cases::{load_corpus, Case, Check, Expect};
 use robotstxt_test::engine::ReferenceEngine;
-use robotstxt_test::render::failure_block;
+use robotstxt_test::output::blocks::failure_block;
 use robotstxt_test::run::{run_case, Outcome, Scoring};
 
 fn main() {

@@ -7,8 +7,8 @@
 use arbitrary::{Arbitrary, Unstructured};
 
 use super::document::Document;
+use super::emit::render;
 use super::queries::queries_for;
-use super::render::render;
 use crate::engine::Query;
 
 /// Most queries asked about one body: enough to batch well, few enough to keep bodies varied.

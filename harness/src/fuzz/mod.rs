@@ -4,7 +4,7 @@
 //! One generator, one oracle, one reducer, used by the in-process libFuzzer targets (`fuzz/`)
 //! and by the out-of-process `fuzz` and `minimize` commands:
 //!
-//! - [`generate`]: fuzzer input to a robots.txt body ([`document`], [`render`]) and the queries
+//! - [`generate`]: fuzzer input to a robots.txt body ([`document`], [`emit`]) and the queries
 //!   asked of it ([`queries`]); a seeded [`generate::SplitMix64`] stands in for libFuzzer.
 //! - [`oracle`]: a scored disagreement, under the profile the parser claims (or 1994), never on a
 //!   point the text leaves open.
@@ -16,13 +16,13 @@
 pub mod canonical;
 pub mod case;
 pub mod document;
+pub mod emit;
 pub mod generate;
 pub mod known;
 pub mod oracle;
 pub mod probe;
 pub mod queries;
 pub mod reduce;
-pub mod render;
 pub mod rewrite;
 pub mod session;
 

@@ -1,15 +1,15 @@
 //! The Markdown pages of a report: `README.md` (the matrix, then where parsers split) and one
 //! `<adapter>.md` per adapter (every check it did not pass, in full).
 //!
-//! Everything that comes from a case or an adapter goes through [`crate::markup`]: inline text
+//! Everything that comes from a case or an adapter goes through [`crate::output::markup`]: inline text
 //! is escaped, bodies and failure blocks sit in fences longer than any backtick run inside them.
 
 use std::fmt::Write as _;
 
 use robotstxt_reference::Profile;
 
-use crate::markup::{md, md_code, md_fence};
-use crate::render::failure_block;
+use crate::output::blocks::failure_block;
+use crate::output::markup::{md, md_code, md_fence};
 use crate::run::Outcome;
 
 use super::matrix::{self, Cell};

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::Engine;
 use crate::fuzz::{self, Candidate, EngineProbe, Oracle, Probe as _};
-use crate::render::visible_text;
+use crate::output::blocks::visible_text;
 
 use super::probes::{Probe, ProbeKind};
 

@@ -1,4 +1,12 @@
-//! The shapes `run` prints: a JSON document per engine, and the human text.
+//! What `run` prints and writes: a JSON document per engine and the human text (here), the
+//! blocks of text that show a case and a result to people ([`blocks`]), a Markdown summary for CI
+//! job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every writer uses
+//! ([`markup`]).
+
+pub mod blocks;
+pub mod junit;
+pub mod markup;
+pub mod summary;
 
 use robotstxt_reference::Profile;
 use serde::Serialize;
@@ -7,7 +15,7 @@ use crate::cases::Case;
 use crate::engine::Handshake;
 use crate::expectations::gate::{Judged, Status, Tally};
 use crate::expectations::Expectations;
-use crate::render::{decision_diff, failure_block};
+use crate::output::blocks::{decision_diff, failure_block};
 use crate::run::{CheckResult, Outcome, Summary};
 
 /// One engine's run as every output format sees it: who answered, the results, and the

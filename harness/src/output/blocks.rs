@@ -1,5 +1,5 @@
-//! Showing cases and results to people: bodies with their bytes made visible, failure blocks,
-//! and decision-table diffs.
+//! The blocks of text that show cases and results to people: bodies with their bytes made
+//! visible, failure blocks, and decision-table diffs.
 
 use std::fmt::Write as _;
 
