@@ -6,7 +6,7 @@ use robotstxt_reference::Verdict;
 use robotstxt_test::engine::{Query, Reply};
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::finding_case;
-use robotstxt_test::fuzz::{reduce, Candidate, EngineProbe, Judgement, Oracle};
+use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Judgement, Oracle};
 
 use super::select::AdapterArgs;
 use super::Exit;
@@ -82,8 +82,8 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         agent: args.agent,
         path: args.path,
     };
-    let mut probe = EngineProbe::new(engine, oracle, reference, theirs);
-    let reduced = reduce(start, &mut probe, args.budget);
+    let mut judge = EngineJudge::new(engine, oracle, reference, theirs);
+    let reduced = reduce(start, &mut judge, args.budget);
     let origin = format!(
         "Reduced by `robotstxt-test minimize` against {} {} ({}) from {} ({} bytes, to {} bytes)",
         handshake.name,

@@ -9,7 +9,7 @@
 //! - [`oracle`]: a scored disagreement, under the profile the parser claims (or 1994), never on a
 //!   point the text leaves open.
 //! - [`reduce`]: lines, tokens, bytes, then the canonical form ([`rewrite`], [`canonical`]),
-//!   keeping the signature; [`probe`] asks the engine about candidates in batches.
+//!   keeping the signature; [`judge`] asks the engine about candidates in batches.
 //! - [`case`] writes the case file; [`known`] skips what is already known; [`session`] is the
 //!   out-of-process loop.
 
@@ -18,15 +18,15 @@ pub mod case;
 pub mod document;
 pub mod emit;
 pub mod generate;
+pub mod judge;
 pub mod known;
 pub mod oracle;
-pub mod probe;
 pub mod queries;
 pub mod reduce;
 pub mod rewrite;
 pub mod session;
 
 pub use generate::{sample, sample_with, Sample, SplitMix64};
+pub use judge::{CandidateJudge, EngineJudge};
 pub use oracle::{Judgement, Oracle, Signature};
-pub use probe::{EngineProbe, Probe};
 pub use reduce::{reduce, Candidate};

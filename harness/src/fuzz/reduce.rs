@@ -4,11 +4,11 @@
 //! lines) and then whole lines by delta debugging to a fixpoint; then tokens within each line;
 //! then single bytes (never inside a User-agent value, where a shorter name is not a clearer one);
 //! then canonicalisation ([`super::rewrite`]): LF endings, canonical spelling and spacing, robots
-//! and paths renamed to `FooBot` and `/a`. Every step must keep the disagreement (the [`Probe`]
+//! and paths renamed to `FooBot` and `/a`. Every step must keep the disagreement (the [`CandidateJudge`]
 //! decides) and improve the [`Score`], which puts the canonical form before mere shortness.
 
 use super::canonical::{split, Score};
-use super::probe::Probe;
+use super::judge::CandidateJudge;
 use super::rewrite;
 
 /// A body and one query about it: what is reduced.
@@ -26,7 +26,7 @@ pub const DEFAULT_BUDGET: usize = 20_000;
 
 /// Reduction state: the best candidate so far and what it cost to get there.
 pub struct Reducer<'p> {
-    probe: &'p mut dyn Probe,
+    judge: &'p mut dyn CandidateJudge,
     pub best: Candidate,
     score: Score,
     /// Candidates probed.
@@ -35,17 +35,17 @@ pub struct Reducer<'p> {
 }
 
 /// Reduces `start`, which must show the disagreement, within `budget` probed candidates.
-pub fn reduce(start: Candidate, probe: &mut dyn Probe, budget: usize) -> Candidate {
-    let mut reducer = Reducer::new(start, probe, budget);
+pub fn reduce(start: Candidate, judge: &mut dyn CandidateJudge, budget: usize) -> Candidate {
+    let mut reducer = Reducer::new(start, judge, budget);
     reducer.run();
     reducer.best
 }
 
 impl<'p> Reducer<'p> {
-    pub fn new(start: Candidate, probe: &'p mut dyn Probe, budget: usize) -> Reducer<'p> {
+    pub fn new(start: Candidate, judge: &'p mut dyn CandidateJudge, budget: usize) -> Reducer<'p> {
         let score = Score::of(&start);
         Reducer {
-            probe,
+            judge,
             best: start,
             score,
             probed: 0,
@@ -85,7 +85,7 @@ impl<'p> Reducer<'p> {
             }
             let batch: Vec<Candidate> = chunk.iter().map(|(_, c)| c.clone()).collect();
             self.probed += batch.len();
-            let keeps = self.probe.keeps(&batch);
+            let keeps = self.judge.keeps(&batch);
             if let Some(i) = keeps.iter().position(|&k| k) {
                 self.score = Score::of(&batch[i]);
                 self.best = batch[i].clone();

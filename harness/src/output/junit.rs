@@ -167,7 +167,7 @@ fn gated_verdict(
     run: &EngineRun<'_>,
     case: &Case,
     index: usize,
-    expectations: &crate::expectations::Expectations,
+    expectations: &crate::expectations::ExpectationFile,
     status: Status,
     strict: bool,
 ) -> Verdict {

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::cases::Case;
 use crate::engine::Handshake;
 use crate::expectations::gate::{Judged, Status, Tally};
-use crate::expectations::Expectations;
+use crate::expectations::ExpectationFile;
 use crate::output::blocks::{decision_diff, failure_block};
 use crate::run::{CheckResult, Outcome, Summary};
 
@@ -26,7 +26,7 @@ pub struct EngineRun<'a> {
     pub results: &'a [CheckResult],
     /// Why the engine could not run (or broke down), if so.
     pub unavailable: Option<&'a str>,
-    pub gate: Option<(&'a Expectations, &'a Judged)>,
+    pub gate: Option<(&'a ExpectationFile, &'a Judged)>,
 }
 
 /// One engine's run, as `run --format json` prints it.
@@ -58,7 +58,7 @@ pub struct GateDocument {
 
 impl GateDocument {
     pub fn new(
-        expectations: &Expectations,
+        expectations: &ExpectationFile,
         judged: &Judged,
         cases: &[Case],
         results: &[CheckResult],
@@ -189,7 +189,7 @@ pub fn human(
 /// unexpected pass, then the summary line and the gate's counts.
 pub fn human_gated(
     run: EngineRun<'_>,
-    expectations: &Expectations,
+    expectations: &ExpectationFile,
     judged: &Judged,
     cases: &[Case],
     strict: bool,

@@ -8,9 +8,11 @@
 //! unusual about the file (lone CR line endings, a byte-order mark, bytes that are not UTF-8, an
 //! HTML page). Being a function of one check, it counts exactly, and shards add up.
 //!
-//! A cause is a group of signatures with the same shape: for now each signature is its own
-//! cause. Per-cause file counts come from the adapter's `file_sets` (how many files disagree with
-//! exactly which signatures), so a file is counted once per cause whatever the grouping.
+//! A cause is a group of signatures with the same shape: the shape of the example's reduced case
+//! (the signature itself when the example could not be reduced), so signatures that reduce to the
+//! same small case are one cause. Per-cause file counts come from the adapter's `file_sets` (how
+//! many files disagree with exactly which signatures), so a file is counted once per cause
+//! whatever the grouping.
 
 use std::collections::BTreeMap;
 
@@ -22,7 +24,7 @@ use robotstxt_reference::{
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Engine;
-use crate::fuzz::{self, Candidate, EngineProbe, Oracle, Probe as _};
+use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
 use crate::output::blocks::visible_text;
 
 use super::probes::{Probe, ProbeKind};
@@ -260,11 +262,11 @@ pub fn reduce(
         agent: example.agent.clone(),
         path: example.path.clone(),
     };
-    let mut probe = EngineProbe::new(engine, Oracle::new(profile), reference, theirs);
-    if probe.keeps(std::slice::from_ref(&start)) != [true] {
+    let mut judge = EngineJudge::new(engine, Oracle::new(profile), reference, theirs);
+    if judge.keeps(std::slice::from_ref(&start)) != [true] {
         return None;
     }
-    let reduced = fuzz::reduce(start, &mut probe, REDUCTION_BUDGET);
+    let reduced = fuzz::reduce(start, &mut judge, REDUCTION_BUDGET);
     let count = 1 + reduced
         .body
         .iter()

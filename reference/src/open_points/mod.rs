@@ -392,8 +392,6 @@ fn replace(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Lines without a colon, as a reading: read as a field split at the first space (`Disallow /a`
-/// as `Disallow: /a`), and, when `as_blank`, read as a blank line.
 /// The readings of rule values that do not start like a path (`a/b`, `http://x/a`), which both
 /// profiles leave open: with a `/` put in front, and a full URL read as its path. No readings
 /// when `lines` is empty.
@@ -426,6 +424,8 @@ fn not_a_path_readings(lines: Vec<usize>) -> Vec<Edit> {
     ]
 }
 
+/// Lines without a colon, as a reading: read as a field split at the first space (`Disallow /a`
+/// as `Disallow: /a`), and, when `as_blank`, read as a blank line.
 fn missing_colon(layout: &Layout, found: &mut Found, as_blank: bool) {
     let lines: Vec<usize> = (0..layout.lines.len())
         .filter(|&i| {
