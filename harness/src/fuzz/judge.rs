@@ -10,8 +10,8 @@ use std::hash::{Hash, Hasher};
 
 use robotstxt_reference::Verdict;
 
+use super::candidate::Candidate;
 use super::oracle::{Judgement, Oracle};
-use super::reduce::Candidate;
 use crate::engine::{Engine, Query, Reply};
 
 /// Answers "does this candidate keep the disagreement?" for a batch of candidates.

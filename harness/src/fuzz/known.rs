@@ -11,7 +11,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::reduce::Candidate;
+use super::candidate::Candidate;
 use crate::cases::{load_corpus, Case};
 use crate::expectations::ExpectationFile;
 use robotstxt_reference::Verdict;

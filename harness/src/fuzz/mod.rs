@@ -9,10 +9,14 @@
 //! - [`oracle`]: a scored disagreement, under the profile the parser claims (or 1994), never on a
 //!   point the text leaves open.
 //! - [`reduce`]: lines, tokens, bytes, then the canonical form ([`rewrite`], [`canonical`]),
-//!   keeping the signature; [`judge`] asks the engine about candidates in batches.
+//!   keeping the signature; [`judge`] asks the engine about candidates in batches. All of them
+//!   work on a [`candidate`] (a body and a query) and its lines. Dependencies run one way:
+//!   `candidate` is a leaf; `canonical`, `judge` and `rewrite` build on it; `reduce` drives the
+//!   rewrite passes and asks the judge.
 //! - [`case`] writes the case file; [`known`] skips what is already known; [`session`] is the
 //!   out-of-process loop.
 
+pub mod candidate;
 pub mod canonical;
 pub mod case;
 pub mod document;
@@ -26,7 +30,8 @@ pub mod reduce;
 pub mod rewrite;
 pub mod session;
 
+pub use candidate::Candidate;
 pub use generate::{sample, sample_with, Sample, SplitMix64};
 pub use judge::{CandidateJudge, EngineJudge};
 pub use oracle::{Judgement, Oracle, Signature};
-pub use reduce::{reduce, Candidate};
+pub use reduce::reduce;

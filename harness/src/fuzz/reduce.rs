@@ -7,17 +7,10 @@
 //! and paths renamed to `FooBot` and `/a`. Every step must keep the disagreement (the [`CandidateJudge`]
 //! decides) and improve the [`Score`], which puts the canonical form before mere shortness.
 
-use super::canonical::{split, Score};
+use super::candidate::{owned_lines, split, with_line, Candidate};
+use super::canonical::Score;
 use super::judge::CandidateJudge;
 use super::rewrite;
-
-/// A body and one query about it: what is reduced.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Candidate {
-    pub body: Vec<u8>,
-    pub agent: String,
-    pub path: String,
-}
 
 /// Candidates probed per batch: enough to share engine messages, few enough to stop early.
 const BATCH: usize = 8;
@@ -60,7 +53,7 @@ impl<'p> Reducer<'p> {
             self.lines();
             self.tokens();
             self.bytes();
-            rewrite::canonicalise(self);
+            self.canonicalise();
             if self.score >= before || self.exhausted() {
                 break;
             }
@@ -71,9 +64,21 @@ impl<'p> Reducer<'p> {
         self.probed >= self.budget
     }
 
+    /// Canonicalisation: every rewrite pass, each offer tried against the best candidate.
+    fn canonicalise(&mut self) {
+        for mut pass in rewrite::passes() {
+            while let Some(candidates) = pass(&self.best) {
+                if self.exhausted() {
+                    break;
+                }
+                self.try_each(candidates);
+            }
+        }
+    }
+
     /// Probes `candidates` in order (in batches) and takes the first one that keeps the
     /// disagreement and scores better than the best so far.
-    pub fn try_each(&mut self, candidates: Vec<Candidate>) -> Option<usize> {
+    fn try_each(&mut self, candidates: Vec<Candidate>) -> Option<usize> {
         let better: Vec<(usize, Candidate)> = candidates
             .into_iter()
             .enumerate()
@@ -198,27 +203,6 @@ impl<'p> Reducer<'p> {
             }
             index += 1;
         }
-    }
-}
-
-/// The body's lines as owned (text, terminator) pairs.
-pub fn owned_lines(body: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
-    split(body)
-        .into_iter()
-        .map(|(t, e)| (t.to_vec(), e.to_vec()))
-        .collect()
-}
-
-/// `base` with line `index`'s text replaced (its terminator kept).
-pub fn with_line(base: &Candidate, index: usize, text: &[u8]) -> Candidate {
-    let mut body = Vec::with_capacity(base.body.len());
-    for (i, (t, e)) in split(&base.body).into_iter().enumerate() {
-        body.extend_from_slice(if i == index { text } else { t });
-        body.extend_from_slice(e);
-    }
-    Candidate {
-        body,
-        ..base.clone()
     }
 }
 

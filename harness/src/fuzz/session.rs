@@ -12,12 +12,13 @@ use std::time::{Duration, Instant};
 use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Robots, Verdict};
 
+use super::candidate::Candidate;
 use super::case::{spec_for, FindingCase};
 use super::generate::{sample, SplitMix64};
 use super::judge::EngineJudge;
 use super::known::Known;
 use super::oracle::{Judgement, Oracle, Signature};
-use super::reduce::{reduce, Candidate};
+use super::reduce::reduce;
 use crate::engine::{Engine, Handshake, Query, Reply};
 
 /// What to run.

@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use robotstxt_reference::lines::{field_is, lines, LineKind};
+use robotstxt_reference::lines::{field_is, lines, raw_lines, LineKind};
 use robotstxt_reference::rfc9309::matches;
 use robotstxt_reference::{
     Decision, GroupChoice, MatchedBy, Profile, RuleChoice, RuleKind, Verdict,
@@ -44,10 +44,7 @@ impl FileMarks {
         let bom = body.starts_with(b"\xEF\xBB\xBF");
         let text = if bom { &body[3..] } else { body };
         FileMarks {
-            lone_cr: body
-                .iter()
-                .enumerate()
-                .any(|(i, &b)| b == b'\r' && body.get(i + 1) != Some(&b'\n')),
+            lone_cr: raw_lines(body).any(|line| line.terminator == b"\r"),
             bom,
             not_utf8: std::str::from_utf8(body).is_err(),
             html: text
@@ -267,14 +264,9 @@ pub fn reduce(
         return None;
     }
     let reduced = fuzz::reduce(start, &mut judge, REDUCTION_BUDGET);
-    let count = 1 + reduced
-        .body
-        .iter()
-        .filter(|&&b| b == b'\n' || b == b'\r')
-        .count() as u32;
-    let numbers: Vec<u32> = (1..=count).collect();
+    let every: Vec<u32> = raw_lines(&reduced.body).map(|line| line.number).collect();
     Some(Reduced {
-        robots: numbered_lines(&reduced.body, &numbers),
+        robots: numbered_lines(&reduced.body, &every),
         agent: reduced.agent,
         path: reduced.path,
     })
@@ -321,34 +313,15 @@ impl Example {
     }
 }
 
-/// The lines numbered `wanted` (ascending), as `  12 │ text`. Lines are counted as the reference
-/// counts them: CR, CR LF and LF each end one; a leading byte-order mark is shown.
-fn numbered_lines(body: &[u8], wanted: &[u32]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut wanted = wanted.iter().peekable();
-    let mut rest = body;
-    let mut number = 0u32;
-    while let Some(&&next) = wanted.peek() {
-        if rest.is_empty() {
-            break;
-        }
-        number += 1;
-        let end = rest
-            .iter()
-            .position(|&b| b == b'\r' || b == b'\n')
-            .unwrap_or(rest.len());
-        if number == next {
-            out.push(format!("{number:>5} │ {}", visible_text(&rest[..end])));
-            wanted.next();
-        }
-        let terminator = match &rest[end..] {
-            [b'\r', b'\n', ..] => 2,
-            [] => 0,
-            _ => 1,
-        };
-        rest = &rest[end + terminator..];
-    }
-    out
+/// The lines numbered `wanted` (ascending), as `  12 │ text`, numbered by [`raw_lines`] as the
+/// reference numbers them; a leading byte-order mark is shown.
+pub fn numbered_lines(body: &[u8], wanted: &[u32]) -> Vec<String> {
+    let last = wanted.last().copied().unwrap_or(0);
+    raw_lines(body)
+        .take_while(|line| line.number <= last)
+        .filter(|line| wanted.binary_search(&line.number).is_ok())
+        .map(|line| format!("{:>5} │ {}", line.number, visible_text(line.text)))
+        .collect()
 }
 
 /// A signature, how often it occurred, and its example: the disagreement in the file whose name
