@@ -10,11 +10,11 @@
 //!     issue: https://example.org/...     # optional
 //! ```
 //!
-//! This module reads and writes the file ([`ExpectationFile::parse`], [`ExpectationFile::to_yaml`]) and
-//! checks it against the corpus ([`ExpectationFile::resolve`]); [`gate`] compares a run with it and
-//! builds an updated file from a run. The format is documented for people in
-//! `adapters/README.md`; other commands (the fuzzer) read the same file to skip known
-//! disagreements, so its shape is kept stable.
+//! This module reads and writes the file ([`ExpectationFile::parse`],
+//! [`ExpectationFile::to_yaml`]) and checks it against the corpus ([`ExpectationFile::resolve`]);
+//! [`gate`] compares a run with it and builds an updated file from a run. The format is
+//! documented for people in `adapters/README.md`; other commands (the fuzzer) read the same file
+//! to skip known disagreements, so its shape is kept stable.
 //!
 //! Every problem is a [`LocatedError`] naming the file, the line and the field. A check id that
 //! is not in the corpus is an error, not a warning: a gate that silently ignores an entry no

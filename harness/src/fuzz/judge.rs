@@ -1,8 +1,9 @@
 //! Asking whether reduction candidates still show the same disagreement.
 //!
-//! A [`CandidateJudge`] answers for a batch of candidates at once, so that an engine behind a process gets
-//! one message per distinct body (candidates that differ only in their query share it). Answers
-//! are cached by a hash of body and query: the reducer's passes revisit the same candidates often.
+//! A [`CandidateJudge`] answers for a batch of candidates at once, so that an engine behind a
+//! process gets one message per distinct body (candidates that differ only in their query share
+//! it). Answers are cached by a hash of body and query: the reducer's passes revisit the same
+//! candidates often.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;

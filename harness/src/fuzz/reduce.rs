@@ -3,9 +3,10 @@
 //! Passes, repeated until none improves the candidate: whole blocks (runs of lines between blank
 //! lines) and then whole lines by delta debugging to a fixpoint; then tokens within each line;
 //! then single bytes (never inside a User-agent value, where a shorter name is not a clearer one);
-//! then canonicalisation ([`super::rewrite`]): LF endings, canonical spelling and spacing, robots
-//! and paths renamed to `FooBot` and `/a`. Every step must keep the disagreement (the [`CandidateJudge`]
-//! decides) and improve the [`Score`], which puts the canonical form before mere shortness.
+//! then canonicalisation: LF endings, canonical spelling and spacing, robots and paths renamed to
+//! `FooBot` and `/a`, offered by the passes of [`super::rewrite`] and tried here. Every step must
+//! keep the disagreement (the [`CandidateJudge`] decides) and improve the [`Score`], which puts
+//! the canonical form before mere shortness.
 
 use super::candidate::{owned_lines, split, with_line, Candidate};
 use super::canonical::Score;
