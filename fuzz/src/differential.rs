@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use robotstxt_test::engine::{Engine, Reply};
 use robotstxt_test::fuzz::session::finding_case;
 use robotstxt_test::fuzz::{
-    reduce, sample_with, Candidate, EngineProbe, Judgement, Oracle, Signature,
+    reduce, sample_with, Candidate, EngineJudge, Judgement, Oracle, Signature,
 };
 
 use crate::engines::{Robotstxt, TextingRobots};
@@ -95,8 +95,8 @@ pub fn differential_rust(data: &[u8]) -> Outcome {
                 path: query.path.clone(),
             };
             let handshake = engine.handshake().clone();
-            let mut probe = EngineProbe::new(engine.as_mut(), oracle, reference, theirs);
-            let reduced = reduce(start, &mut probe, BUDGET);
+            let mut judge = EngineJudge::new(engine.as_mut(), oracle, reference, theirs);
+            let reduced = reduce(start, &mut judge, BUDGET);
             let origin = format!(
                 "Found by the differential_rust fuzz target against {} {} ({} bytes, reduced to {} bytes)",
                 handshake.name,

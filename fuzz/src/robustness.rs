@@ -8,7 +8,7 @@
 
 use robotstxt_reference::{Profile, Robots};
 use robotstxt_test::engine::Query;
-use robotstxt_test::fuzz::canonical::split;
+use robotstxt_test::fuzz::candidate::split;
 use robotstxt_test::fuzz::queries::candidates;
 
 /// Agents and paths asked per input, at most.

@@ -42,46 +42,46 @@ pub struct Case {
 pub struct Check {
     pub agent: String,
     pub path: String,
-    pub expect: Expect,
+    pub expect: Expected,
 }
 
 /// A check's expected answer: one for every profile, or one per profile.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Expect {
+pub enum Expected {
     Same(Verdict),
-    PerProfile(BTreeMap<Profile, Expectation>),
+    PerProfile(BTreeMap<Profile, Ruling>),
 }
 
-/// What one profile expects.
+/// What one profile's text rules for a check: a verdict, or that the text leaves it open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expectation {
+pub enum Ruling {
     Is(Verdict),
     /// The profile's text leaves this open: run, never scored.
     Unspecified,
 }
 
-impl fmt::Display for Expectation {
+impl fmt::Display for Ruling {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Expectation::Is(v) => v.fmt(f),
-            Expectation::Unspecified => f.write_str("unspecified"),
+            Ruling::Is(v) => v.fmt(f),
+            Ruling::Unspecified => f.write_str("unspecified"),
         }
     }
 }
 
-impl Expect {
+impl Expected {
     /// The expectation for exactly `profile`, if the check gives one.
-    pub fn for_profile(&self, profile: Profile) -> Option<Expectation> {
+    pub fn for_profile(&self, profile: Profile) -> Option<Ruling> {
         match self {
-            Expect::Same(v) => Some(Expectation::Is(*v)),
-            Expect::PerProfile(map) => map.get(&profile).copied(),
+            Expected::Same(v) => Some(Ruling::Is(*v)),
+            Expected::PerProfile(map) => map.get(&profile).copied(),
         }
     }
 
     /// The profile a check is scored under for a parser claiming `claimed` (`None` for a parser
     /// that claims no profile we have), and the expectation there: the claimed profile when the
     /// check names it, otherwise `norobots-1994`; `None` when the check names neither.
-    pub fn scored_under(&self, claimed: Option<Profile>) -> Option<(Profile, Expectation)> {
+    pub fn scored_under(&self, claimed: Option<Profile>) -> Option<(Profile, Ruling)> {
         claimed
             .into_iter()
             .chain([Profile::Norobots1994])
@@ -340,7 +340,7 @@ impl TryFrom<RawCaseFields> for RawCase {
 struct RawCheck {
     agent: AgentName,
     path: LocalUrl,
-    expect: Expect,
+    expect: Expected,
 }
 
 /// Declares a string newtype whose value is checked by `validate` inside the scalar's own visitor,
@@ -490,7 +490,7 @@ fn verdict_named(name: &str) -> Option<Verdict> {
     }
 }
 
-impl<'de> Deserialize<'de> for Expect {
+impl<'de> Deserialize<'de> for Expected {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(ExpectVisitor)
     }
@@ -499,15 +499,15 @@ impl<'de> Deserialize<'de> for Expect {
 struct ExpectVisitor;
 
 impl<'de> Visitor<'de> for ExpectVisitor {
-    type Value = Expect;
+    type Value = Expected;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("`allowed`, `disallowed`, or a map from profile name to `allowed`, `disallowed` or `unspecified`")
     }
 
-    fn visit_str<E: de::Error>(self, value: &str) -> Result<Expect, E> {
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Expected, E> {
         match verdict_named(value) {
-            Some(v) => Ok(Expect::Same(v)),
+            Some(v) => Ok(Expected::Same(v)),
             None if value == "unspecified" => Err(E::custom(
                 "expect: `unspecified` needs a profile; write `{ norobots-1994: unspecified }`",
             )),
@@ -517,14 +517,14 @@ impl<'de> Visitor<'de> for ExpectVisitor {
         }
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Expect, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Expected, A::Error> {
         let mut per_profile = BTreeMap::new();
         while let Some(key) = map.next_key::<String>()? {
             let profile: Profile = key.parse().map_err(de::Error::custom)?;
             let value: String = map.next_value()?;
             let expectation = match verdict_named(&value) {
-                Some(v) => Expectation::Is(v),
-                None if value == "unspecified" => Expectation::Unspecified,
+                Some(v) => Ruling::Is(v),
+                None if value == "unspecified" => Ruling::Unspecified,
                 None => {
                     return Err(de::Error::custom(format!(
                         "expect.{key}: `{value}` is not `allowed`, `disallowed` or `unspecified`"
@@ -540,6 +540,6 @@ impl<'de> Visitor<'de> for ExpectVisitor {
         if per_profile.is_empty() {
             return Err(de::Error::custom("expect: the map names no profile"));
         }
-        Ok(Expect::PerProfile(per_profile))
+        Ok(Expected::PerProfile(per_profile))
     }
 }

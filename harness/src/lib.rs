@@ -2,9 +2,9 @@
 //!
 //! The suite is data: YAML case files under `cases/`. This crate loads them ([`cases`]), runs
 //! them against engines ([`engine`], [`run`]) — the reference implementation under a profile, or
-//! a real parser behind an adapter process — and shows what it found ([`render`]). Runs can be
+//! a real parser behind an adapter process — and shows what it found ([`output`]). Runs can be
 //! judged against an adapter's known differences ([`expectations`]) and written for CI
-//! ([`junit`], [`summary`]); [`report`] builds the published compatibility reports.
+//! ([`output::junit`], [`output::summary`]); [`report`] builds the published compatibility reports.
 //!
 //! The crate carries the corpus and every adapter folder ([`suite`]), so the installed binary
 //! works in any folder: inside a checkout of this repository the files on disk win, anywhere else
@@ -55,18 +55,14 @@ pub mod conformance;
 pub mod engine;
 pub mod expectations;
 pub mod fuzz;
-pub mod junit;
 pub mod limits;
 pub mod located;
-pub mod markup;
 pub mod output;
-pub mod render;
 pub mod repeats;
 pub mod report;
 pub mod run;
 pub mod signals;
 pub mod suite;
-pub mod summary;
 pub mod survey;
 pub mod swap;
 pub mod visible;

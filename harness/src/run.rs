@@ -10,7 +10,7 @@ use std::sync::Arc;
 use robotstxt_reference::{Profile, Verdict};
 use serde::{Deserialize, Serialize};
 
-use crate::cases::{Case, Expectation};
+use crate::cases::{Case, Ruling};
 use crate::engine::{Engine, Failure, Fault, Query, Reply};
 
 /// How one check came out.
@@ -76,7 +76,7 @@ pub struct CheckResult {
     pub check: usize,
     /// The profile whose expectation scored this check, if any.
     pub scored_under: Option<Profile>,
-    pub expected: Option<Expectation>,
+    pub expected: Option<Ruling>,
     pub actual: Option<Verdict>,
     pub outcome: Outcome,
     /// The parser's error message, or what went wrong with the engine.
@@ -151,9 +151,9 @@ pub fn score(
                 Ok(Reply::Verdicts(verdicts)) => {
                     let actual = verdicts[check_index];
                     let outcome = match scored {
-                        Some((_, Expectation::Is(expected))) if expected == actual => Outcome::Pass,
-                        Some((_, Expectation::Is(_))) => Outcome::Fail,
-                        Some((_, Expectation::Unspecified)) | None => Outcome::Unspecified,
+                        Some((_, Ruling::Is(expected))) if expected == actual => Outcome::Pass,
+                        Some((_, Ruling::Is(_))) => Outcome::Fail,
+                        Some((_, Ruling::Unspecified)) | None => Outcome::Unspecified,
                     };
                     (outcome, Some(actual), None)
                 }

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use libtest_mimic::{Arguments, Failed, Trial};
 use robotstxt_reference::Profile;
 use robotstxt_reference::Verdict::{self, Allowed, Disallowed};
-use robotstxt_test::cases::{load_corpus, Case, Check, Expect};
+use robotstxt_test::cases::{load_corpus, Case, Check, Expected};
 use robotstxt_test::engine::ReferenceEngine;
-use robotstxt_test::render::failure_block;
+use robotstxt_test::output::blocks::failure_block;
 use robotstxt_test::run::{run_case, Outcome, Scoring};
 
 fn main() {
@@ -53,7 +53,7 @@ fn generated_cases() -> Vec<Case> {
     let check = |agent: &str, path: &str, verdict: Verdict| Check {
         agent: agent.to_owned(),
         path: path.to_owned(),
-        expect: Expect::Same(verdict),
+        expect: Expected::Same(verdict),
     };
     // 2 MiB of filler Disallow lines in one record; the line that matters comes last.
     let mut long_record = b"User-agent: *\n".to_vec();

@@ -5,11 +5,11 @@ use std::time::{Duration, Instant};
 use robotstxt_reference::lines::{field_is, lines, LineKind};
 use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
-use robotstxt_test::cases::{load_corpus, Expectation};
+use robotstxt_test::cases::{load_corpus, Ruling};
 use robotstxt_test::engine::{Engine, Failure, Handshake, Query, Reply};
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::session::{finding_case, fuzz, Event, Finding, Settings, Stats};
-use robotstxt_test::fuzz::{reduce, Candidate, EngineProbe, Oracle};
+use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Oracle};
 use robotstxt_test::run::{run_cases, Outcome, Scoring};
 
 /// A 1994 parser with one planted bug: on a body holding a CR LF, when some Disallow value holds
@@ -110,9 +110,9 @@ fn reduce_planted(size: usize) -> (Candidate, Duration, usize) {
     let oracle = Oracle::new(Profile::Norobots1994);
     let began = Instant::now();
     let reduced = {
-        let mut probe =
-            EngineProbe::new(&mut engine, oracle, Verdict::Disallowed, Verdict::Allowed);
-        reduce(start, &mut probe, 50_000)
+        let mut judge =
+            EngineJudge::new(&mut engine, oracle, Verdict::Disallowed, Verdict::Allowed);
+        reduce(start, &mut judge, 50_000)
     };
     (reduced, began.elapsed(), engine.messages)
 }
@@ -155,9 +155,9 @@ fn paths_beyond_ascii_reduce_without_panicking() {
     engine.case_blind = true;
     let oracle = Oracle::new(Profile::Norobots1994);
     let reduced = {
-        let mut probe =
-            EngineProbe::new(&mut engine, oracle, Verdict::Allowed, Verdict::Disallowed);
-        reduce(start, &mut probe, 5_000)
+        let mut judge =
+            EngineJudge::new(&mut engine, oracle, Verdict::Allowed, Verdict::Disallowed);
+        reduce(start, &mut judge, 5_000)
     };
     let robots = Robots::parse(Profile::Norobots1994, &reduced.body);
     assert!(
@@ -199,7 +199,7 @@ fn a_finding_case_reproduces_when_run() {
     assert_eq!(cases[0].robots, reduced.body);
     assert_eq!(
         cases[0].checks[0].expect.for_profile(Profile::Norobots1994),
-        Some(Expectation::Is(Verdict::Disallowed))
+        Some(Ruling::Is(Verdict::Disallowed))
     );
     let mut engine = Planted::new();
     let results = run_cases(
@@ -294,11 +294,11 @@ fn the_oracle_never_scores_what_the_corpus_leaves_open() {
             for &profile in Profile::ALL {
                 let open = open_points(profile, &case.robots, &check.agent, &check.path);
                 match check.expect.for_profile(profile) {
-                    Some(Expectation::Unspecified) if open.is_empty() => {
+                    Some(Ruling::Unspecified) if open.is_empty() => {
                         missed.push(format!("{}#{i} ({profile})", case.id));
                     }
-                    Some(Expectation::Unspecified) => {}
-                    Some(Expectation::Is(_)) => {
+                    Some(Ruling::Unspecified) => {}
+                    Some(Ruling::Is(_)) => {
                         scored += 1;
                         scored_open += usize::from(!open.is_empty());
                     }

@@ -23,7 +23,7 @@
 use memchr::{memchr, memchr2};
 
 /// The UTF-8 encoding of U+FEFF, the byte-order mark.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// One line of a robots.txt body, after comment removal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,45 +47,89 @@ pub enum LineKind<'a> {
     NoColon(&'a [u8]),
 }
 
-/// Splits `body` into lines and classifies each one. Linear in the body's length; never panics.
+/// One line of a body exactly as it stands: its number, its text and the terminator that ended
+/// it. Every splitter in the project (the profiles, the open points' layout, the harness's
+/// renders, reductions and survey causes) goes through [`raw_lines`], so that they all number
+/// lines alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawLine<'a> {
+    /// 1-based line number, counting every terminator as the texts define them.
+    pub number: u32,
+    /// The text before the terminator, comment and all.
+    pub text: &'a [u8],
+    /// `b"\r\n"`, `b"\r"` or `b"\n"`; empty for a last line without one.
+    pub terminator: &'static [u8],
+}
+
+/// Splits `body` at the terminators both texts name: CR, CR LF and LF, mixed freely (form feed
+/// and the other characters some parsers take for line ends do not end a line). A body that ends
+/// with a terminator has no further, empty, line after it. Nothing is dropped: a byte-order mark
+/// stays in the first line's text. Linear in the body's length; never panics.
+pub fn raw_lines(body: &[u8]) -> RawLines<'_> {
+    RawLines {
+        rest: body,
+        number: 0,
+    }
+}
+
+/// Iterator returned by [`raw_lines`].
+#[derive(Debug, Clone)]
+pub struct RawLines<'a> {
+    rest: &'a [u8],
+    number: u32,
+}
+
+impl<'a> Iterator for RawLines<'a> {
+    type Item = RawLine<'a>;
+
+    fn next(&mut self) -> Option<RawLine<'a>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let (text, terminator): (&[u8], &'static [u8]) = match memchr2(b'\r', b'\n', self.rest) {
+            Some(end) => (
+                &self.rest[..end],
+                match &self.rest[end..] {
+                    [b'\r', b'\n', ..] => b"\r\n",
+                    [b'\r', ..] => b"\r",
+                    _ => b"\n",
+                },
+            ),
+            None => (self.rest, b""),
+        };
+        self.rest = &self.rest[text.len() + terminator.len()..];
+        self.number = self.number.saturating_add(1);
+        Some(RawLine {
+            number: self.number,
+            text,
+            terminator,
+        })
+    }
+}
+
+/// Splits `body` into lines and classifies each one: [`raw_lines`] after a leading byte-order
+/// mark. Linear in the body's length; never panics.
 pub fn lines(body: &[u8]) -> Lines<'_> {
     let body = body.strip_prefix(BOM).unwrap_or(body);
     Lines {
-        rest: body,
-        number: 0,
+        raw: raw_lines(body),
     }
 }
 
 /// Iterator returned by [`lines`].
 #[derive(Debug, Clone)]
 pub struct Lines<'a> {
-    rest: &'a [u8],
-    number: u32,
+    raw: RawLines<'a>,
 }
 
 impl<'a> Iterator for Lines<'a> {
     type Item = Line<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<Line<'a>> {
-        if self.rest.is_empty() {
-            // A body that ends with a terminator has no further, empty, line after it.
-            return None;
-        }
-        let (text, rest) = match memchr2(b'\r', b'\n', self.rest) {
-            Some(end) => {
-                let terminator = match &self.rest[end..] {
-                    [b'\r', b'\n', ..] => 2,
-                    _ => 1,
-                };
-                (&self.rest[..end], &self.rest[end + terminator..])
-            }
-            None => (self.rest, &self.rest[self.rest.len()..]),
-        };
-        self.rest = rest;
-        self.number = self.number.saturating_add(1);
-        Some(Line {
-            number: self.number,
-            kind: classify(text),
+        self.raw.next().map(|raw| Line {
+            number: raw.number,
+            kind: classify(raw.text),
         })
     }
 }
@@ -147,6 +191,15 @@ fn find2(a: u8, b: u8, haystack: &[u8]) -> Option<usize> {
 #[inline]
 pub fn field_is(name: &[u8], field: &str) -> bool {
     name.eq_ignore_ascii_case(field.as_bytes())
+}
+
+/// Whether `needle` occurs in `haystack`, ASCII case ignored. An empty needle occurs nowhere:
+/// every caller asks whether a name names something, and an empty name names nothing.
+pub fn contains_ci(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty()
+        && haystack
+            .windows(needle.len())
+            .any(|window| window.eq_ignore_ascii_case(needle))
 }
 
 /// SP and HT: the "optional space" of the 1994 text and the `WS` of RFC 9309.

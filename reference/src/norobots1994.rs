@@ -8,7 +8,7 @@ use crate::explain::{
     ChosenGroup, Decision, Explanation, GroupChoice, MatchedBy, RuleBy, RuleChoice, RuleKind,
     Verdict,
 };
-use crate::lines::{field_is, lines, trim, LineKind};
+use crate::lines::{contains_ci, field_is, lines, trim, Line, LineKind};
 use crate::Profile;
 
 /// A robots.txt body parsed under the 1994 text. Borrows the body; parse once, query many times.
@@ -17,6 +17,17 @@ pub struct Robots<'a> {
     records: Vec<Record>,
     agents: Vec<AgentLine<'a>>,
     disallows: Vec<DisallowLine<'a>>,
+    /// Disallow lines outside any record, by line number: kept only to be shown.
+    outside: Vec<u32>,
+}
+
+/// One record by line numbers, as [`Robots::records`] shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordLines {
+    /// Its User-agent lines.
+    pub agents: Vec<u32>,
+    /// Its Disallow lines.
+    pub disallows: Vec<u32>,
 }
 
 /// *Format*: "The record starts with one or more User-agent lines, followed by one or more
@@ -45,9 +56,15 @@ struct DisallowLine<'a> {
 impl<'a> Robots<'a> {
     /// Parses `body`: any bytes at all. Linear time; never fails and never panics.
     pub fn parse(body: &'a [u8]) -> Robots<'a> {
+        Robots::from_lines(lines(body))
+    }
+
+    /// Parses lines already split and classified (what [`Robots::parse`] does after
+    /// [`lines`]): for analyses that hold a body as lines and need its records by their numbers.
+    pub fn from_lines(body: impl IntoIterator<Item = Line<'a>>) -> Robots<'a> {
         let mut robots = Robots::default();
         let mut open: Option<Record> = None;
-        for line in lines(body) {
+        for line in body {
             match line.kind {
                 // *Format*: records are "separated by one or more blank lines". Choice: a line of
                 // only spaces and tabs is blank too (see `lines`).
@@ -78,13 +95,16 @@ impl<'a> Robots<'a> {
                 LineKind::Field { name, value } if field_is(name, "disallow") => {
                     // Choice: a Disallow line outside any record (before the first User-agent
                     // line, or after a blank line) belongs to no robot and is ignored.
-                    if let Some(record) = open.as_mut() {
-                        robots.disallows.push(DisallowLine {
-                            line: line.number,
-                            value,
-                        });
-                        record.disallows.end = robots.disallows.len();
-                        record.last_line = line.number;
+                    match open.as_mut() {
+                        Some(record) => {
+                            robots.disallows.push(DisallowLine {
+                                line: line.number,
+                                value,
+                            });
+                            record.disallows.end = robots.disallows.len();
+                            record.last_line = line.number;
+                        }
+                        None => robots.outside.push(line.number),
                     }
                 }
                 // *Format*: "Unrecognised headers are ignored." Choice: so is a line with no
@@ -98,6 +118,28 @@ impl<'a> Robots<'a> {
         }
         robots.close(&mut open);
         robots
+    }
+
+    /// The records in file order, each by the line numbers of its User-agent and Disallow
+    /// lines: the structure every decision reads, for analyses that must group lines exactly as
+    /// this profile does.
+    pub fn records(&self) -> impl Iterator<Item = RecordLines> + '_ {
+        self.records.iter().map(|record| RecordLines {
+            agents: self.agents[record.agents.clone()]
+                .iter()
+                .map(|a| a.line)
+                .collect(),
+            disallows: self.disallows[record.disallows.clone()]
+                .iter()
+                .map(|d| d.line)
+                .collect(),
+        })
+    }
+
+    /// The Disallow lines outside any record (before the first User-agent line, or after a blank
+    /// line), by line number: they belong to no robot.
+    pub fn disallows_outside(&self) -> &[u32] {
+        &self.outside
     }
 
     fn close(&mut self, open: &mut Option<Record>) {
@@ -230,13 +272,14 @@ pub fn robot_name(agent: &str) -> String {
 
 /// Whether a User-agent `value` names the robot called `name` (already lowercase). The value's
 /// own version, if any, is dropped; an empty value names no robot.
-fn names(value: &[u8], name: &[u8]) -> bool {
+pub(crate) fn names(value: &[u8], name: &[u8]) -> bool {
+    contains_ci(name, without_version(value))
+}
+
+/// A User-agent value without its own version (from its first `/`), trimmed.
+pub(crate) fn without_version(value: &[u8]) -> &[u8] {
     let end = memchr::memchr(b'/', value).unwrap_or(value.len());
-    let value = trim(&value[..end]);
-    !value.is_empty()
-        && name
-            .windows(value.len())
-            .any(|window| window.eq_ignore_ascii_case(value))
+    trim(&value[..end])
 }
 
 fn lossy(bytes: &[u8]) -> String {

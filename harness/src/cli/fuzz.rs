@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_reference::lines::raw_lines;
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
@@ -106,7 +107,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             bar.println(format!(
                 "{}  {} lines  {}",
                 file.display(),
-                finding.case.case.body.split(|&b| b == b'\n').count() - 1,
+                raw_lines(&finding.case.case.body).count(),
                 finding.signature
             ));
             written.push(file);

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use robotstxt_test::atomic::write_atomic;
 use robotstxt_test::cases::Case;
-use robotstxt_test::expectations::{gate, Expectations};
+use robotstxt_test::expectations::{gate, ExpectationFile};
 use robotstxt_test::run::CheckResult;
 
 use super::select::Opened;
@@ -38,7 +38,7 @@ pub struct GateArgs {
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     /// The file the run is judged against, loaded and checked before the run.
-    pub judge: Option<Expectations>,
+    pub judge: Option<ExpectationFile>,
     /// The file to rewrite after the run.
     pub update: Option<PathBuf>,
 }
@@ -100,7 +100,7 @@ impl GateArgs {
                         .flatten()
                         .find(|f| f.is_file());
                     previous
-                        .map(|f| Expectations::load(&f))
+                        .map(|f| ExpectationFile::load(&f))
                         .transpose()
                         .map_err(|e| e.to_string())?
                 }
@@ -123,17 +123,17 @@ fn load_checked(
     adapter: &str,
     cases: &[Case],
     in_adapter_folder: bool,
-) -> Result<Expectations, String> {
+) -> Result<ExpectationFile, String> {
     if in_adapter_folder && !file.exists() {
         eprintln!(
             "note: {} does not exist: every non-pass of {adapter} counts as a regression",
             file.display()
         );
-        let mut empty = Expectations::empty(adapter);
+        let mut empty = ExpectationFile::empty(adapter);
         empty.file = file.to_owned();
         return Ok(empty);
     }
-    let expectations = Expectations::load(file).map_err(|e| e.to_string())?;
+    let expectations = ExpectationFile::load(file).map_err(|e| e.to_string())?;
     expectations
         .check_adapter(adapter)
         .map_err(|e| e.to_string())?;
@@ -153,11 +153,11 @@ fn load_checked(
 /// Returns the new file, which the run is then judged against (so it is as expected).
 pub fn update(
     target: &Path,
-    previous: Option<&Expectations>,
+    previous: Option<&ExpectationFile>,
     adapter: &str,
     cases: &[Case],
     results: &[CheckResult],
-) -> Result<Expectations, String> {
+) -> Result<ExpectationFile, String> {
     let mut next = gate::updated(adapter, previous, cases, results);
     next.file = target.to_owned();
     write_atomic(target, next.to_yaml().as_bytes()).map_err(|e| e.to_string())?;

@@ -6,7 +6,7 @@ use robotstxt_reference::Verdict;
 use robotstxt_test::engine::{Query, Reply};
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::finding_case;
-use robotstxt_test::fuzz::{reduce, Candidate, EngineProbe, Judgement, Oracle};
+use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Judgement, Oracle};
 use robotstxt_test::visible::shown;
 
 use super::select::AdapterArgs;
@@ -91,9 +91,9 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         agent: args.agent,
         path: args.path,
     };
-    let mut probe = EngineProbe::new(engine, oracle, reference, theirs);
-    let reduced = reduce(start, &mut probe, args.budget);
-    if let Some(why) = probe.engine_unavailable() {
+    let mut judge = EngineJudge::new(engine, oracle, reference, theirs);
+    let reduced = reduce(start, &mut judge, args.budget);
+    if let Some(why) = judge.engine_unavailable() {
         eprintln!(
             "error: {}: broke down while reducing: {}",
             handshake.name,

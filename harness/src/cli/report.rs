@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use robotstxt_test::expectations::Expectations;
+use robotstxt_test::expectations::ExpectationFile;
 use robotstxt_test::report::{self, Report};
 use robotstxt_test::visible::shown;
 use robotstxt_test::suite;
@@ -107,7 +107,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
             continue;
         }
         let previous = if target.is_file() {
-            Some(Expectations::load(&target).map_err(|e| e.to_string())?)
+            Some(ExpectationFile::load(&target).map_err(|e| e.to_string())?)
         } else {
             None
         };

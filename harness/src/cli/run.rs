@@ -9,9 +9,9 @@ use robotstxt_test::cases::Case;
 use robotstxt_test::engine::{Engine, ReferenceEngine};
 use robotstxt_test::expectations::gate::{judge, Judged};
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
+use robotstxt_test::output::{junit, summary};
 use robotstxt_test::run::{run_engines, Outcome, Scoring};
 use robotstxt_test::visible::shown;
-use robotstxt_test::{junit, summary};
 
 use super::corpus;
 use super::gate::{self, GateArgs};

@@ -14,7 +14,7 @@
 use crate::cases::Case;
 use crate::run::{CheckResult, Outcome};
 
-use super::{CheckId, Entry, Expectations, Listed};
+use super::{CheckId, Entry, ExpectationFile, Listed};
 
 /// How one check's result compares with the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,8 +68,8 @@ impl Judged {
 }
 
 /// Judges `results` (of a run over `cases`) against `expectations`. The file should have been
-/// [resolved](Expectations::resolve) against the same corpus.
-pub fn judge(expectations: &Expectations, cases: &[Case], results: &[CheckResult]) -> Judged {
+/// [resolved](ExpectationFile::resolve) against the same corpus.
+pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckResult]) -> Judged {
     let index: std::collections::HashMap<&CheckId, usize> = expectations
         .entries
         .iter()
@@ -100,11 +100,11 @@ pub fn judge(expectations: &Expectations, cases: &[Case], results: &[CheckResult
 /// check now passes, or no longer exists, are dropped.
 pub fn updated(
     adapter: &str,
-    previous: Option<&Expectations>,
+    previous: Option<&ExpectationFile>,
     cases: &[Case],
     results: &[CheckResult],
-) -> Expectations {
-    let mut file = Expectations::empty(adapter);
+) -> ExpectationFile {
+    let mut file = ExpectationFile::empty(adapter);
     for r in results {
         let Some(outcome) = Listed::of(r.outcome) else {
             continue;
@@ -124,7 +124,7 @@ pub fn updated(
 }
 
 /// What changed between two files, for the message after an update.
-pub fn changes(previous: &Expectations, next: &Expectations) -> (usize, usize, usize) {
+pub fn changes(previous: &ExpectationFile, next: &ExpectationFile) -> (usize, usize, usize) {
     let added = next
         .entries
         .iter()

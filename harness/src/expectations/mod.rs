@@ -10,11 +10,11 @@
 //!     issue: https://example.org/...     # optional
 //! ```
 //!
-//! This module reads and writes the file ([`Expectations::parse`], [`Expectations::to_yaml`]) and
-//! checks it against the corpus ([`Expectations::resolve`]); [`gate`] compares a run with it and
-//! builds an updated file from a run. The format is documented for people in
-//! `adapters/README.md`; other commands (the fuzzer) read the same file to skip known
-//! disagreements, so its shape is kept stable.
+//! This module reads and writes the file ([`ExpectationFile::parse`],
+//! [`ExpectationFile::to_yaml`]) and checks it against the corpus ([`ExpectationFile::resolve`]);
+//! [`gate`] compares a run with it and builds an updated file from a run. The format is
+//! documented for people in `adapters/README.md`; other commands (the fuzzer) read the same file
+//! to skip known disagreements, so its shape is kept stable.
 //!
 //! Every problem is a [`LocatedError`] naming the file, the line and the field. A check id that
 //! is not in the corpus is an error, not a warning: a gate that silently ignores an entry no
@@ -138,7 +138,7 @@ pub struct Entry {
 
 /// One adapter's expectation file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Expectations {
+pub struct ExpectationFile {
     /// The adapter's name, as its handshake gives it.
     pub adapter: String,
     pub entries: Vec<Entry>,
@@ -148,10 +148,10 @@ pub struct Expectations {
     adapter_line: Option<usize>,
 }
 
-impl Expectations {
+impl ExpectationFile {
     /// An empty file for `adapter`: every non-pass is a regression.
-    pub fn empty(adapter: &str) -> Expectations {
-        Expectations {
+    pub fn empty(adapter: &str) -> ExpectationFile {
+        ExpectationFile {
             adapter: adapter.to_owned(),
             entries: Vec::new(),
             file: PathBuf::new(),
@@ -160,15 +160,15 @@ impl Expectations {
     }
 
     /// Reads and parses `file`.
-    pub fn load(file: &Path) -> Result<Expectations, LocatedError> {
+    pub fn load(file: &Path) -> Result<ExpectationFile, LocatedError> {
         let text = std::fs::read_to_string(file)
             .map_err(|e| LocatedError::new(file, None, format!("cannot read: {e}")))?;
-        Expectations::parse(&text, file)
+        ExpectationFile::parse(&text, file)
     }
 
     /// Parses an expectation file's text; `file` names it in errors. Checks the shape only: see
-    /// [`Expectations::resolve`] for the check ids.
-    pub fn parse(text: &str, file: &Path) -> Result<Expectations, LocatedError> {
+    /// [`ExpectationFile::resolve`] for the check ids.
+    pub fn parse(text: &str, file: &Path) -> Result<ExpectationFile, LocatedError> {
         let raw: RawFile =
             serde_yaml::from_str(text).map_err(|e| LocatedError::from_yaml(file, &e))?;
         let mut seen: HashMap<&CheckId, usize> = HashMap::new();
@@ -192,7 +192,7 @@ impl Expectations {
                 line,
             });
         }
-        Ok(Expectations {
+        Ok(ExpectationFile {
             adapter: raw.adapter.0,
             entries,
             file: file.to_owned(),

@@ -7,7 +7,7 @@
 
 use robotstxt_reference::lines::{classify, LineKind};
 
-use super::reduce::Candidate;
+use super::candidate::{split, Candidate};
 
 /// Robot names a reduced case uses, in order of preference.
 pub const AGENTS: [&str; 3] = ["FooBot", "BarBot", "BazBot"];
@@ -61,22 +61,6 @@ fn rank(text: &[u8]) -> usize {
         }
     }
     rank
-}
-
-/// The body's lines with their terminators, split as the texts split them (CR, CR LF, LF).
-pub fn split(body: &[u8]) -> Vec<(&[u8], &[u8])> {
-    let mut lines = Vec::new();
-    let mut rest = body;
-    while !rest.is_empty() {
-        let (len, end) = match rest.iter().position(|&b| b == b'\r' || b == b'\n') {
-            None => (rest.len(), 0),
-            Some(i) if rest[i..].starts_with(b"\r\n") => (i, 2),
-            Some(i) => (i, 1),
-        };
-        lines.push((&rest[..len], &rest[len..len + end]));
-        rest = &rest[len + end..];
-    }
-    lines
 }
 
 /// `/`, or `/`-separated single lowercase letters, with an optional final `/`: `/a`, `/a/b/`.

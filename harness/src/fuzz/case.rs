@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use base64::Engine as _;
 use robotstxt_reference::{Profile, Robots, Verdict};
 
-use super::reduce::Candidate;
+use super::candidate::Candidate;
 
 /// Everything a case file for one finding says.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 use arbitrary::{Arbitrary, Unstructured};
 
 use super::document::Document;
+use super::emit::render;
 use super::queries::queries_for;
-use super::render::render;
 use crate::engine::Query;
 
 /// Most queries asked about one body: enough to batch well, few enough to keep bodies varied.
@@ -100,7 +100,7 @@ mod tests {
         let mut lines = 0;
         for _ in 0..200 {
             let s = sample(&rng.input());
-            lines += s.body.split(|&b| b == b'\n').count();
+            lines += robotstxt_reference::lines::raw_lines(&s.body).count();
             assert!(s.queries.len() <= MAX_QUERIES);
             for q in &s.queries {
                 assert!(q.path.starts_with('/') && !q.path.contains(' '), "{q:?}");

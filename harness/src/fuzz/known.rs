@@ -6,14 +6,14 @@
 //! bytes, so [`super::session`] reduces every listed check that is a scored disagreement and
 //! records its [`shape`] with [`Known::add_listed`]; a finding of that shape and verdict is the
 //! listed bug again. The expectations file (`adapters/<name>/expectations.yaml`) is read with
-//! [`Expectations::load`], the same reader as the gate's, and only its check ids are used.
+//! [`ExpectationFile::load`], the same reader as the gate's, and only its check ids are used.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::reduce::Candidate;
+use super::candidate::Candidate;
 use crate::cases::{load_corpus, Case};
-use crate::expectations::Expectations;
+use crate::expectations::ExpectationFile;
 use robotstxt_reference::Verdict;
 
 /// What makes two cases the same disagreement.
@@ -64,7 +64,7 @@ impl Known {
     pub fn load(expectations: &Path, cases: &[PathBuf], out: &Path) -> Result<Known, String> {
         let mut known = Known::default();
         if expectations.is_file() {
-            let file = Expectations::load(expectations).map_err(|e| e.to_string())?;
+            let file = ExpectationFile::load(expectations).map_err(|e| e.to_string())?;
             let corpus = load(cases)?;
             let by_id: HashMap<String, Key> = corpus
                 .iter()
@@ -87,7 +87,7 @@ impl Known {
         if out.is_dir() {
             for case in load(&[out.to_owned()])? {
                 for check in &case.checks {
-                    if let Some(crate::cases::Expectation::Is(v)) =
+                    if let Some(crate::cases::Ruling::Is(v)) =
                         check.expect.scored_under(None).map(|(_, e)| e)
                     {
                         known.shapes.insert((shape(&case.robots), v));

@@ -3,21 +3,15 @@
 //! Passes, repeated until none improves the candidate: whole blocks (runs of lines between blank
 //! lines) and then whole lines by delta debugging to a fixpoint; then tokens within each line;
 //! then single bytes (never inside a User-agent value, where a shorter name is not a clearer one);
-//! then canonicalisation ([`super::rewrite`]): LF endings, canonical spelling and spacing, robots
-//! and paths renamed to `FooBot` and `/a`. Every step must keep the disagreement (the [`Probe`]
-//! decides) and improve the [`Score`], which puts the canonical form before mere shortness.
+//! then canonicalisation: LF endings, canonical spelling and spacing, robots and paths renamed to
+//! `FooBot` and `/a`, offered by the passes of [`super::rewrite`] and tried here. Every step must
+//! keep the disagreement (the [`CandidateJudge`] decides) and improve the [`Score`], which puts
+//! the canonical form before mere shortness.
 
-use super::canonical::{split, Score};
-use super::probe::Probe;
+use super::candidate::{owned_lines, split, with_line, Candidate};
+use super::canonical::Score;
+use super::judge::CandidateJudge;
 use super::rewrite;
-
-/// A body and one query about it: what is reduced.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Candidate {
-    pub body: Vec<u8>,
-    pub agent: String,
-    pub path: String,
-}
 
 /// Candidates probed per batch: enough to share engine messages, few enough to stop early.
 const BATCH: usize = 8;
@@ -26,7 +20,7 @@ pub const DEFAULT_BUDGET: usize = 20_000;
 
 /// Reduction state: the best candidate so far and what it cost to get there.
 pub struct Reducer<'p> {
-    probe: &'p mut dyn Probe,
+    judge: &'p mut dyn CandidateJudge,
     pub best: Candidate,
     score: Score,
     /// Candidates probed.
@@ -35,17 +29,17 @@ pub struct Reducer<'p> {
 }
 
 /// Reduces `start`, which must show the disagreement, within `budget` probed candidates.
-pub fn reduce(start: Candidate, probe: &mut dyn Probe, budget: usize) -> Candidate {
-    let mut reducer = Reducer::new(start, probe, budget);
+pub fn reduce(start: Candidate, judge: &mut dyn CandidateJudge, budget: usize) -> Candidate {
+    let mut reducer = Reducer::new(start, judge, budget);
     reducer.run();
     reducer.best
 }
 
 impl<'p> Reducer<'p> {
-    pub fn new(start: Candidate, probe: &'p mut dyn Probe, budget: usize) -> Reducer<'p> {
+    pub fn new(start: Candidate, judge: &'p mut dyn CandidateJudge, budget: usize) -> Reducer<'p> {
         let score = Score::of(&start);
         Reducer {
-            probe,
+            judge,
             best: start,
             score,
             probed: 0,
@@ -60,7 +54,7 @@ impl<'p> Reducer<'p> {
             self.lines();
             self.tokens();
             self.bytes();
-            rewrite::canonicalise(self);
+            self.canonicalise();
             if self.score >= before || self.exhausted() {
                 break;
             }
@@ -71,9 +65,21 @@ impl<'p> Reducer<'p> {
         self.probed >= self.budget
     }
 
+    /// Canonicalisation: every rewrite pass, each offer tried against the best candidate.
+    fn canonicalise(&mut self) {
+        for mut pass in rewrite::passes() {
+            while let Some(candidates) = pass(&self.best) {
+                if self.exhausted() {
+                    break;
+                }
+                self.try_each(candidates);
+            }
+        }
+    }
+
     /// Probes `candidates` in order (in batches) and takes the first one that keeps the
     /// disagreement and scores better than the best so far.
-    pub fn try_each(&mut self, candidates: Vec<Candidate>) -> Option<usize> {
+    fn try_each(&mut self, candidates: Vec<Candidate>) -> Option<usize> {
         let better: Vec<(usize, Candidate)> = candidates
             .into_iter()
             .enumerate()
@@ -85,7 +91,7 @@ impl<'p> Reducer<'p> {
             }
             let batch: Vec<Candidate> = chunk.iter().map(|(_, c)| c.clone()).collect();
             self.probed += batch.len();
-            let keeps = self.probe.keeps(&batch);
+            let keeps = self.judge.keeps(&batch);
             if let Some(i) = keeps.iter().position(|&k| k) {
                 self.score = Score::of(&batch[i]);
                 self.best = batch[i].clone();
@@ -198,27 +204,6 @@ impl<'p> Reducer<'p> {
             }
             index += 1;
         }
-    }
-}
-
-/// The body's lines as owned (text, terminator) pairs.
-pub fn owned_lines(body: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
-    split(body)
-        .into_iter()
-        .map(|(t, e)| (t.to_vec(), e.to_vec()))
-        .collect()
-}
-
-/// `base` with line `index`'s text replaced (its terminator kept).
-pub fn with_line(base: &Candidate, index: usize, text: &[u8]) -> Candidate {
-    let mut body = Vec::with_capacity(base.body.len());
-    for (i, (t, e)) in split(&base.body).into_iter().enumerate() {
-        body.extend_from_slice(if i == index { text } else { t });
-        body.extend_from_slice(e);
-    }
-    Candidate {
-        body,
-        ..base.clone()
     }
 }
 

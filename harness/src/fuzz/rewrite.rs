@@ -10,130 +10,193 @@
 
 use robotstxt_reference::lines::{classify, LineKind};
 
-use super::canonical::{canonical_field, field_text, is_canonical_path, split, AGENTS, WORDS};
-use super::reduce::{owned_lines, with_line, Candidate, Reducer};
+use super::candidate::{owned_lines, split, with_line, Candidate};
+use super::canonical::{canonical_field, field_text, is_canonical_path, AGENTS, WORDS};
 
-/// Runs every rewrite once against the reducer's best candidate.
-pub fn canonicalise(r: &mut Reducer<'_>) {
-    endings(r);
-    field_lines(r);
-    if let Some(rest) = r.best.body.strip_prefix("\u{feff}".as_bytes()) {
-        let candidate = Candidate {
-            body: rest.to_vec(),
-            ..r.best.clone()
-        };
-        r.try_each(vec![candidate]);
-    }
-    query(r);
-    rule_values(r);
-    compounds(r);
-    rename(r, Class::Agent);
-    rename(r, Class::Path);
+/// One rewrite pass. Asked again and again with the best candidate so far, it offers the next
+/// candidates to try (preferred first), and `None` once it is done. The reducer drives it: of
+/// each offer it keeps the first candidate that keeps the disagreement and scores better, and
+/// asks again with whatever is best then. A pass knows nothing of engines or scores.
+pub type Pass = Box<dyn FnMut(&Candidate) -> Option<Vec<Candidate>>>;
+
+/// One round of canonicalisation, in order.
+pub fn passes() -> Vec<Pass> {
+    vec![
+        // Line endings: all to LF at once, else one at a time (after the first succeeds, the
+        // second finds nothing left to offer).
+        once(all_endings),
+        each_line(one_ending),
+        other_fields(),
+        agent_values(),
+        // Field lines as `Name: value` with the canonical spelling: all at once, else one by one.
+        once(all_field_lines),
+        each_line(one_field_line),
+        once(without_bom),
+        once(agent_name),
+        once(canonical_agent),
+        once(agent_renamed_in_values),
+        once(shorter_paths),
+        rule_values(),
+        compounds(),
+        rename(Class::Agent),
+        rename(Class::Path),
+    ]
 }
 
-fn endings(r: &mut Reducer<'_>) {
-    let lines = owned_lines(&r.best.body);
-    let all_lf: Vec<u8> = lines
+/// A pass that makes one offer, from the best candidate at its turn.
+fn once(offer: fn(&Candidate) -> Vec<Candidate>) -> Pass {
+    let mut done = false;
+    Box::new(move |best| (!std::mem::replace(&mut done, true)).then(|| offer(best)))
+}
+
+/// A pass over the items `items` finds in the best candidate when the pass starts (its lines,
+/// its words): one offer per item, each made from the best candidate at its turn.
+fn each<T: 'static>(
+    items: impl Fn(&Candidate) -> Vec<T> + 'static,
+    offer: impl Fn(&Candidate, &T) -> Vec<Candidate> + 'static,
+) -> Pass {
+    let mut queue: Option<std::vec::IntoIter<T>> = None;
+    Box::new(move |best| {
+        let item = queue
+            .get_or_insert_with(|| items(best).into_iter())
+            .next()?;
+        Some(offer(best, &item))
+    })
+}
+
+/// A pass over the lines, by index. Rewrites replace a line's text or its terminator, never the
+/// number of lines, so the indices stay valid for the whole pass.
+fn each_line(offer: fn(&Candidate, usize) -> Vec<Candidate>) -> Pass {
+    each(
+        |best| (0..split(&best.body).len()).collect(),
+        move |best, &index| offer(best, index),
+    )
+}
+
+/// Every line ending as LF.
+fn all_endings(best: &Candidate) -> Vec<Candidate> {
+    let body: Vec<u8> = owned_lines(&best.body)
         .iter()
         .flat_map(|(t, _)| t.iter().copied().chain([b'\n']))
         .collect();
-    if r.try_each(vec![Candidate {
-        body: all_lf,
-        ..r.best.clone()
-    }])
-    .is_some()
-    {
-        return;
-    }
-    for index in 0..owned_lines(&r.best.body).len() {
-        let lines = owned_lines(&r.best.body);
-        if lines.get(index).is_some_and(|(_, e)| e != b"\n") {
-            let body: Vec<u8> = lines
-                .iter()
-                .enumerate()
-                .flat_map(|(i, (t, e))| {
-                    let end: &[u8] = if i == index { b"\n" } else { e };
-                    t.iter().chain(end).copied().collect::<Vec<u8>>()
-                })
-                .collect();
-            r.try_each(vec![Candidate {
-                body,
-                ..r.best.clone()
-            }]);
-        }
-    }
+    vec![Candidate {
+        body,
+        ..best.clone()
+    }]
 }
 
-/// Field lines as `Name: value` with the canonical spelling: all at once, else one by one.
-fn field_lines(r: &mut Reducer<'_>) {
-    other_fields(r);
-    agent_values(r);
-    let rewritten = |text: &[u8]| -> Option<Vec<u8>> {
-        let LineKind::Field { name, value } = classify(text) else {
-            return None;
-        };
-        let name = canonical_field(name).map_or(name, str::as_bytes);
-        Some(field_text(name, value)).filter(|new| new != text)
+/// Line `index`'s ending as LF, when it is not.
+fn one_ending(best: &Candidate, index: usize) -> Vec<Candidate> {
+    let lines = owned_lines(&best.body);
+    if lines.get(index).is_none_or(|(_, e)| e == b"\n") {
+        return Vec::new();
+    }
+    let body: Vec<u8> = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (t, e))| {
+            let end: &[u8] = if i == index { b"\n" } else { e };
+            t.iter().chain(end).copied().collect::<Vec<u8>>()
+        })
+        .collect();
+    vec![Candidate {
+        body,
+        ..best.clone()
+    }]
+}
+
+/// A field line written `Name: value` with the canonical spelling, when that changes it.
+fn canonical_field_line(text: &[u8]) -> Option<Vec<u8>> {
+    let LineKind::Field { name, value } = classify(text) else {
+        return None;
     };
-    let lines = owned_lines(&r.best.body);
-    let mut all = r.best.clone();
-    for (i, (text, _)) in lines.iter().enumerate() {
-        if let Some(new) = rewritten(text) {
+    let name = canonical_field(name).map_or(name, str::as_bytes);
+    Some(field_text(name, value)).filter(|new| new != text)
+}
+
+fn all_field_lines(best: &Candidate) -> Vec<Candidate> {
+    let mut all = best.clone();
+    for (i, (text, _)) in owned_lines(&best.body).iter().enumerate() {
+        if let Some(new) = canonical_field_line(text) {
             all = with_line(&all, i, &new);
         }
     }
-    if all == r.best || r.try_each(vec![all]).is_some() {
-        return;
-    }
-    for i in 0..lines.len() {
-        let (text, _) = owned_lines(&r.best.body).swap_remove(i);
-        if let Some(new) = rewritten(&text) {
-            let candidate = with_line(&r.best, i, &new);
-            r.try_each(vec![candidate]);
-        }
+    if all == *best {
+        Vec::new()
+    } else {
+        vec![all]
     }
 }
 
-/// The agent without its version or anything after its name; shorter paths.
-fn query(r: &mut Reducer<'_>) {
-    let agent = &r.best.agent;
+fn one_field_line(best: &Candidate, index: usize) -> Vec<Candidate> {
+    let (text, _) = owned_lines(&best.body).swap_remove(index);
+    canonical_field_line(&text)
+        .map(|new| with_line(best, index, &new))
+        .into_iter()
+        .collect()
+}
+
+/// The body without its byte-order mark.
+fn without_bom(best: &Candidate) -> Vec<Candidate> {
+    best.body
+        .strip_prefix("\u{feff}".as_bytes())
+        .map(|rest| Candidate {
+            body: rest.to_vec(),
+            ..best.clone()
+        })
+        .into_iter()
+        .collect()
+}
+
+/// The agent without its version or anything after its name.
+fn agent_name(best: &Candidate) -> Vec<Candidate> {
+    let agent = &best.agent;
     let name: String = agent
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
         .collect();
-    if !name.is_empty() && &name != agent {
-        let candidate = Candidate {
-            agent: name,
-            ..r.best.clone()
-        };
-        r.try_each(vec![candidate]);
+    if name.is_empty() || &name == agent {
+        return Vec::new();
     }
-    // The canonical names as the whole agent: a same-named one first.
+    vec![Candidate {
+        agent: name,
+        ..best.clone()
+    }]
+}
+
+/// The canonical names as the whole agent: a same-named one first.
+fn canonical_agent(best: &Candidate) -> Vec<Candidate> {
     let mut names: Vec<&str> = AGENTS.to_vec();
-    names.sort_by_key(|a| !a.eq_ignore_ascii_case(&r.best.agent));
-    let candidates = names
+    names.sort_by_key(|a| !a.eq_ignore_ascii_case(&best.agent));
+    names
         .into_iter()
-        .filter(|a| *a != r.best.agent)
+        .filter(|a| *a != best.agent)
         .map(|a| Candidate {
             agent: a.to_owned(),
-            ..r.best.clone()
+            ..best.clone()
         })
-        .collect();
-    r.try_each(candidates);
-    // The agent and the User-agent values written like it, renamed together.
-    let old = r.best.agent.clone();
-    if !AGENTS.contains(&old.as_str()) {
-        let candidates = AGENTS
-            .iter()
-            .map(|a| Candidate {
-                body: rename_values(&r.best.body, &old, a),
-                agent: (*a).to_owned(),
-                path: r.best.path.clone(),
-            })
-            .collect();
-        r.try_each(candidates);
+        .collect()
+}
+
+/// The agent and the User-agent values written like it, renamed together.
+fn agent_renamed_in_values(best: &Candidate) -> Vec<Candidate> {
+    let old = &best.agent;
+    if AGENTS.contains(&old.as_str()) {
+        return Vec::new();
     }
-    let path = r.best.path.clone();
+    AGENTS
+        .iter()
+        .map(|a| Candidate {
+            body: rename_values(&best.body, old, a),
+            agent: (*a).to_owned(),
+            path: best.path.clone(),
+        })
+        .collect()
+}
+
+/// Shorter paths: without the query, cut at each `/`, `/`, and for short paths cut anywhere.
+fn shorter_paths(best: &Candidate) -> Vec<Candidate> {
+    let path = best.path.clone();
     let mut shorter: Vec<String> = Vec::new();
     if let Some(q) = path.find('?') {
         shorter.push(path[..q].to_owned());
@@ -154,55 +217,59 @@ fn query(r: &mut Reducer<'_>) {
                 .map(|n| path[..n].to_owned()),
         );
     }
-    let candidates = shorter
+    shorter
         .into_iter()
         .filter(|p| *p != path)
         .map(|path| Candidate {
             path,
-            ..r.best.clone()
+            ..best.clone()
         })
-        .collect();
-    r.try_each(candidates);
+        .collect()
 }
 
 /// Rule values that are not canonical paths (`*`, `/x*y`, odd bytes) tried as empty, `/` and
 /// `/a`: a disagreement that does not depend on the value reads more plainly, and reduces to
 /// the same text as its variants.
-fn rule_values(r: &mut Reducer<'_>) {
-    for i in 0..split(&r.best.body).len() {
-        let (text, _) = owned_lines(&r.best.body).swap_remove(i);
-        if let LineKind::Field { name, value } = classify(&text) {
-            let rule = matches!(canonical_field(name), Some("Allow" | "Disallow"));
-            if rule && !value.is_empty() && !is_canonical_path(value) {
-                let candidates = [b"".as_slice(), b"/", b"/a"]
+fn rule_values() -> Pass {
+    each_line(|best, i| {
+        let (text, _) = owned_lines(&best.body).swap_remove(i);
+        match classify(&text) {
+            LineKind::Field { name, value }
+                if matches!(canonical_field(name), Some("Allow" | "Disallow"))
+                    && !value.is_empty()
+                    && !is_canonical_path(value) =>
+            {
+                [b"".as_slice(), b"/", b"/a"]
                     .into_iter()
-                    .map(|v| with_line(&r.best, i, &field_text(name, v)))
-                    .collect();
-                r.try_each(candidates);
+                    .map(|v| with_line(best, i, &field_text(name, v)))
+                    .collect()
             }
+            _ => Vec::new(),
         }
-    }
+    })
 }
 
 /// Compound path words (`cgi-bin`, `index.html`) cut to their first word in the rules and the
 /// path together, `/a-b[` to `/a[`: the query pass shortens the path alone, which a rule that
 /// names the compound does not allow.
-fn compounds(r: &mut Reducer<'_>) {
-    for compound in compound_words(r.best.path.as_bytes()) {
-        let first: Vec<u8> = compound
-            .iter()
-            .copied()
-            .take_while(u8::is_ascii_alphanumeric)
-            .collect();
-        let candidate = Candidate {
-            body: map_values(&r.best.body, Class::Path, &|v| {
-                replace_text(v, &compound, &first)
-            }),
-            path: lossy(replace_text(r.best.path.as_bytes(), &compound, &first)),
-            ..r.best.clone()
-        };
-        r.try_each(vec![candidate]);
-    }
+fn compounds() -> Pass {
+    each(
+        |best| compound_words(best.path.as_bytes()),
+        |best, compound| {
+            let first: Vec<u8> = compound
+                .iter()
+                .copied()
+                .take_while(u8::is_ascii_alphanumeric)
+                .collect();
+            vec![Candidate {
+                body: map_values(&best.body, Class::Path, &|v| {
+                    replace_text(v, compound, &first)
+                }),
+                path: lossy(replace_text(best.path.as_bytes(), compound, &first)),
+                ..best.clone()
+            }]
+        },
+    )
 }
 
 /// The `word-word`, `word.word` and `word_word` runs of `text`.
@@ -319,29 +386,32 @@ fn words(c: &Candidate, class: Class) -> Vec<String> {
 
 /// Renames each non-canonical word of a class to a canonical one not yet used, everywhere the
 /// class appears, keeping each occurrence's case pattern.
-fn rename(r: &mut Reducer<'_>, class: Class) {
+fn rename(class: Class) -> Pass {
     let targets: Vec<String> = match class {
         Class::Agent => AGENTS.iter().map(|s| s.to_ascii_lowercase()).collect(),
         Class::Path => WORDS.iter().map(|s| (*s).to_owned()).collect(),
     };
-    for word in words(&r.best, class) {
-        // Version numbers and the like are not names: leave them to the other passes.
-        if !word.bytes().any(|b| b.is_ascii_alphabetic()) {
-            continue;
-        }
-        // A canonical word may still move to an earlier one (`c` to `a`, `BazBot` to `FooBot`).
-        let rank = targets
-            .iter()
-            .position(|t| *t == word)
-            .unwrap_or(targets.len());
-        let used = words(&r.best, class);
-        let candidates = targets[..rank]
-            .iter()
-            .filter(|t| !used.contains(t))
-            .map(|t| replace_word(&r.best, class, &word, t))
-            .collect();
-        r.try_each(candidates);
-    }
+    each(
+        move |best| words(best, class),
+        move |best, word| {
+            // Version numbers and the like are not names: leave them to the other passes.
+            if !word.bytes().any(|b| b.is_ascii_alphabetic()) {
+                return Vec::new();
+            }
+            // A canonical word may still move to an earlier one (`c` to `a`, `BazBot` to
+            // `FooBot`).
+            let rank = targets
+                .iter()
+                .position(|t| t == word)
+                .unwrap_or(targets.len());
+            let used = words(best, class);
+            targets[..rank]
+                .iter()
+                .filter(|t| !used.contains(t))
+                .map(|t| replace_word(best, class, word, t))
+                .collect()
+        },
+    )
 }
 
 fn replace_word(c: &Candidate, class: Class, word: &str, to: &str) -> Candidate {
@@ -422,41 +492,44 @@ fn rename_values(body: &[u8], old: &str, new: &str) -> Vec<u8> {
 /// A field that is neither a rule, a User-agent line nor `Sitemap` written as `Sitemap`, the
 /// plainest of the other fields: many disagreements are about any line that is not a rule,
 /// whatever its name, and one spelling lets two such findings be recognised as one.
-fn other_fields(r: &mut Reducer<'_>) {
-    for i in 0..split(&r.best.body).len() {
-        let (text, _) = owned_lines(&r.best.body).swap_remove(i);
-        if let LineKind::Field { name, value } = classify(&text) {
-            let field = canonical_field(name);
-            if !matches!(field, Some("User-agent" | "Allow" | "Disallow" | "Sitemap")) {
-                let candidate = with_line(&r.best, i, &field_text(b"Sitemap", value));
-                r.try_each(vec![candidate]);
+fn other_fields() -> Pass {
+    each_line(|best, i| {
+        let (text, _) = owned_lines(&best.body).swap_remove(i);
+        match classify(&text) {
+            LineKind::Field { name, value }
+                if !matches!(
+                    canonical_field(name),
+                    Some("User-agent" | "Allow" | "Disallow" | "Sitemap")
+                ) =>
+            {
+                vec![with_line(best, i, &field_text(b"Sitemap", value))]
             }
+            _ => Vec::new(),
         }
-    }
+    })
 }
 
 /// User-agent values tried as `*`, then as the query's agent and the other canonical names:
 /// a value that is not canonical (empty, odd bytes) becomes one that is, and a name becomes `*`
 /// when the disagreement does not depend on it, so that findings differing only in which robot
 /// a line names reduce to one text.
-fn agent_values(r: &mut Reducer<'_>) {
-    for i in 0..split(&r.best.body).len() {
-        let (text, _) = owned_lines(&r.best.body).swap_remove(i);
-        if let LineKind::Field { name, value } = classify(&text) {
-            if canonical_field(name) != Some("User-agent") || value == b"*" {
-                continue;
-            }
-            let agent = r.best.agent.clone();
-            let mut values: Vec<&[u8]> = vec![b"*", agent.as_bytes()];
-            values.extend(AGENTS.iter().map(|a| a.as_bytes()));
-            let candidates = values
-                .into_iter()
-                .filter(|v| *v != value)
-                .map(|v| with_line(&r.best, i, &field_text(name, v)))
-                .collect();
-            r.try_each(candidates);
+fn agent_values() -> Pass {
+    each_line(|best, i| {
+        let (text, _) = owned_lines(&best.body).swap_remove(i);
+        let LineKind::Field { name, value } = classify(&text) else {
+            return Vec::new();
+        };
+        if canonical_field(name) != Some("User-agent") || value == b"*" {
+            return Vec::new();
         }
-    }
+        let mut values: Vec<&[u8]> = vec![b"*", best.agent.as_bytes()];
+        values.extend(AGENTS.iter().map(|a| a.as_bytes()));
+        values
+            .into_iter()
+            .filter(|v| *v != value)
+            .map(|v| with_line(best, i, &field_text(name, v)))
+            .collect()
+    })
 }
 
 #[cfg(test)]

@@ -12,12 +12,13 @@ use std::time::{Duration, Instant};
 use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Robots, Verdict};
 
+use super::candidate::Candidate;
 use super::case::{spec_for, FindingCase};
 use super::generate::{sample, SplitMix64};
+use super::judge::EngineJudge;
 use super::known::Known;
 use super::oracle::{Judgement, Oracle, Signature};
-use super::probe::EngineProbe;
-use super::reduce::{reduce, Candidate};
+use super::reduce::reduce;
 use crate::engine::{Engine, Handshake, Query, Reply};
 
 /// What to run.
@@ -149,8 +150,8 @@ pub fn fuzz(
                 agent: query.agent.clone(),
                 path: query.path.clone(),
             };
-            let mut probe = EngineProbe::new(engine, oracle, reference[i], theirs[i]);
-            let reduced = reduce(start_case, &mut probe, settings.budget);
+            let mut judge = EngineJudge::new(engine, oracle, reference[i], theirs[i]);
+            let reduced = reduce(start_case, &mut judge, settings.budget);
             stats.reducing += started.elapsed();
             if known.is_listed(&reduced, reference[i]) {
                 stats.listed += 1;
@@ -231,8 +232,8 @@ fn reduce_listed(
                 agent: query.agent,
                 path: query.path,
             };
-            let mut probe = EngineProbe::new(engine, oracle, reference[i], theirs[i]);
-            let reduced = reduce(start, &mut probe, budget);
+            let mut judge = EngineJudge::new(engine, oracle, reference[i], theirs[i]);
+            let reduced = reduce(start, &mut judge, budget);
             known.add_listed(&reduced, reference[i]);
             reduced_count += 1;
         }

@@ -5,8 +5,9 @@
 //! a `<script type="application/json">` block. The JSON is made safe for that spot with
 //! [`markup::json_in_script`], and the page's script puts case content into the document with
 //! `textContent` only, so a robots.txt holding `<script>` or `"><img onerror=...>` shows as text.
-//! Bodies are shown with their bytes made visible by [`render::visible_body`], and each check
-//! carries the reference's explanation under every profile.
+//! Bodies are shown with their bytes made visible by
+//! [`visible_body`](crate::output::blocks::visible_body), and each check carries the reference's
+//! explanation under every profile.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -14,8 +15,8 @@ use std::collections::BTreeMap;
 use robotstxt_reference::{Profile, Robots};
 use serde::Serialize;
 
-use crate::markup;
-use crate::render::visible_body;
+use crate::output::blocks::visible_body;
+use crate::output::markup;
 use crate::run::Outcome;
 use crate::visible::shown;
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use base64::Engine as _;
 use serde::Serialize;
 
-use crate::cases::{Case, Expectation};
+use crate::cases::{Case, Ruling};
 use crate::engine::Handshake;
 use crate::run::{CheckResult, Outcome};
 
@@ -142,14 +142,14 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
 
 /// A check's expectation per profile, with a single `allowed`/`disallowed` spelled out for
 /// every profile.
-pub fn expect_map(expect: &crate::cases::Expect) -> BTreeMap<&'static str, String> {
+pub fn expect_map(expect: &crate::cases::Expected) -> BTreeMap<&'static str, String> {
     robotstxt_reference::Profile::ALL
         .iter()
         .filter_map(|&p| {
             expect.for_profile(p).map(|e| {
                 let shown = match e {
-                    Expectation::Is(v) => v.as_str().to_owned(),
-                    Expectation::Unspecified => "unspecified".to_owned(),
+                    Ruling::Is(v) => v.as_str().to_owned(),
+                    Ruling::Unspecified => "unspecified".to_owned(),
                 };
                 (p.name(), shown)
             })

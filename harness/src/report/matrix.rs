@@ -188,7 +188,7 @@ pub fn expected_letters(case: &Case, profile: Profile) -> String {
     case.checks
         .iter()
         .map(|c| match c.expect.scored_under(Some(profile)) {
-            Some((_, crate::cases::Expectation::Is(v))) => letter(v.as_str()),
+            Some((_, crate::cases::Ruling::Is(v))) => letter(v.as_str()),
             _ => '?',
         })
         .collect()

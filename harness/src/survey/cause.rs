@@ -8,13 +8,15 @@
 //! unusual about the file (lone CR line endings, a byte-order mark, bytes that are not UTF-8, an
 //! HTML page). Being a function of one check, it counts exactly, and shards add up.
 //!
-//! A cause is a group of signatures with the same shape: for now each signature is its own
-//! cause. Per-cause file counts come from the adapter's `file_sets` (how many files disagree with
-//! exactly which signatures), so a file is counted once per cause whatever the grouping.
+//! A cause is a group of signatures with the same shape: the shape of the example's reduced case
+//! (the signature itself when the example could not be reduced), so signatures that reduce to the
+//! same small case are one cause. Per-cause file counts come from the adapter's `file_sets` (how
+//! many files disagree with exactly which signatures), so a file is counted once per cause
+//! whatever the grouping.
 
 use std::collections::BTreeMap;
 
-use robotstxt_reference::lines::{field_is, lines, LineKind};
+use robotstxt_reference::lines::{field_is, lines, raw_lines, LineKind};
 use robotstxt_reference::rfc9309::matches;
 use robotstxt_reference::{
     Decision, GroupChoice, MatchedBy, Profile, RuleChoice, RuleKind, Verdict,
@@ -22,8 +24,8 @@ use robotstxt_reference::{
 use serde::{Deserialize, Serialize};
 
 use crate::engine::Engine;
-use crate::fuzz::{self, Candidate, EngineProbe, Oracle, Probe as _};
-use crate::render::visible_text;
+use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
+use crate::output::blocks::visible_text;
 
 use super::probes::{Probe, ProbeKind};
 
@@ -42,10 +44,7 @@ impl FileMarks {
         let bom = body.starts_with(b"\xEF\xBB\xBF");
         let text = if bom { &body[3..] } else { body };
         FileMarks {
-            lone_cr: body
-                .iter()
-                .enumerate()
-                .any(|(i, &b)| b == b'\r' && body.get(i + 1) != Some(&b'\n')),
+            lone_cr: raw_lines(body).any(|line| line.terminator == b"\r"),
             bom,
             not_utf8: std::str::from_utf8(body).is_err(),
             html: text
@@ -260,19 +259,14 @@ pub fn reduce(
         agent: example.agent.clone(),
         path: example.path.clone(),
     };
-    let mut probe = EngineProbe::new(engine, Oracle::new(profile), reference, theirs);
-    if probe.keeps(std::slice::from_ref(&start)) != [true] {
+    let mut judge = EngineJudge::new(engine, Oracle::new(profile), reference, theirs);
+    if judge.keeps(std::slice::from_ref(&start)) != [true] {
         return None;
     }
-    let reduced = fuzz::reduce(start, &mut probe, REDUCTION_BUDGET);
-    let count = 1 + reduced
-        .body
-        .iter()
-        .filter(|&&b| b == b'\n' || b == b'\r')
-        .count() as u32;
-    let numbers: Vec<u32> = (1..=count).collect();
+    let reduced = fuzz::reduce(start, &mut judge, REDUCTION_BUDGET);
+    let every: Vec<u32> = raw_lines(&reduced.body).map(|line| line.number).collect();
     Some(Reduced {
-        robots: numbered_lines(&reduced.body, &numbers),
+        robots: numbered_lines(&reduced.body, &every),
         agent: reduced.agent,
         path: reduced.path,
     })
@@ -319,34 +313,15 @@ impl Example {
     }
 }
 
-/// The lines numbered `wanted` (ascending), as `  12 │ text`. Lines are counted as the reference
-/// counts them: CR, CR LF and LF each end one; a leading byte-order mark is shown.
-fn numbered_lines(body: &[u8], wanted: &[u32]) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut wanted = wanted.iter().peekable();
-    let mut rest = body;
-    let mut number = 0u32;
-    while let Some(&&next) = wanted.peek() {
-        if rest.is_empty() {
-            break;
-        }
-        number += 1;
-        let end = rest
-            .iter()
-            .position(|&b| b == b'\r' || b == b'\n')
-            .unwrap_or(rest.len());
-        if number == next {
-            out.push(format!("{number:>5} │ {}", visible_text(&rest[..end])));
-            wanted.next();
-        }
-        let terminator = match &rest[end..] {
-            [b'\r', b'\n', ..] => 2,
-            [] => 0,
-            _ => 1,
-        };
-        rest = &rest[end + terminator..];
-    }
-    out
+/// The lines numbered `wanted` (ascending), as `  12 │ text`, numbered by [`raw_lines`] as the
+/// reference numbers them; a leading byte-order mark is shown.
+pub fn numbered_lines(body: &[u8], wanted: &[u32]) -> Vec<String> {
+    let last = wanted.last().copied().unwrap_or(0);
+    raw_lines(body)
+        .take_while(|line| line.number <= last)
+        .filter(|line| wanted.binary_search(&line.number).is_ok())
+        .map(|line| format!("{:>5} │ {}", line.number, visible_text(line.text)))
+        .collect()
 }
 
 /// A signature, how often it occurred, and its example: the disagreement in the file whose name

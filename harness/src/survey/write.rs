@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::atomic::write_atomic;
 use crate::limits::MAX_SURVEY_FILE;
-use crate::markup::md_code;
+use crate::output::markup::md_code;
 
 use super::cause::SignatureCount;
 use super::{AdapterSurvey, Survey};

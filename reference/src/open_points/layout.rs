@@ -4,13 +4,12 @@
 //! text replaced (never a line added or removed, so that the line indices one point found stay
 //! valid for every other point's edits), the query's agent replaced, or a rewrite of the whole
 //! rendered body (for bytes that change the line structure itself, such as NUL read as a line end).
-//! Lines are split exactly as [`crate::lines`] splits them: CR, CR LF and LF, after a leading
-//! byte-order mark.
+//! Lines are split by [`crate::lines::raw_lines`], after a leading byte-order mark, as every
+//! profile splits them; [`Layout::lines_read`] gives them back to the profiles as numbered lines,
+//! so that line index `i` here is line number `i + 1` in their structure.
 
-use crate::lines::{classify, LineKind};
-
-/// The UTF-8 encoding of U+FEFF.
-pub(super) const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(super) use crate::lines::BOM;
+use crate::lines::{classify, raw_lines, Line, LineKind};
 
 /// A rewrite of the whole rendered body.
 pub(super) type BodyRewrite = fn(Vec<u8>) -> Vec<u8>;
@@ -34,25 +33,16 @@ pub(super) struct Layout {
 
 impl Layout {
     pub fn new(body: &[u8], agent: &str, path: &str) -> Layout {
-        let (bom, mut rest) = match body.strip_prefix(BOM) {
+        let (bom, rest) = match body.strip_prefix(BOM) {
             Some(rest) => (true, rest),
             None => (false, body),
         };
-        let mut lines = Vec::new();
-        while !rest.is_empty() {
-            let (len, end): (usize, &'static [u8]) =
-                match rest.iter().position(|&b| b == b'\r' || b == b'\n') {
-                    None => (rest.len(), b""),
-                    Some(i) if rest[i..].starts_with(b"\r\n") => (i, b"\r\n"),
-                    Some(i) if rest[i] == b'\r' => (i, b"\r"),
-                    Some(i) => (i, b"\n"),
-                };
-            lines.push(RawLine {
-                text: rest[..len].to_vec(),
-                end,
-            });
-            rest = &rest[len + end.len()..];
-        }
+        let lines = raw_lines(rest)
+            .map(|line| RawLine {
+                text: line.text.to_vec(),
+                end: line.terminator,
+            })
+            .collect();
         Layout {
             bom,
             lines,
@@ -75,6 +65,15 @@ impl Layout {
         self.rewrites
             .iter()
             .fold(body, |body, rewrite| rewrite(body))
+    }
+
+    /// The lines as a profile reads them, numbered from 1 (whole-body rewrites not applied):
+    /// what a profile's parser takes to show its structure by this layout's line indices.
+    pub fn lines_read(&self) -> impl Iterator<Item = Line<'_>> {
+        self.lines.iter().zip(1..).map(|(line, number)| Line {
+            number,
+            kind: classify(&line.text),
+        })
     }
 
     /// The line's kind as the shared line layer sees it.

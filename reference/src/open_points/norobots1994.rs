@@ -2,59 +2,31 @@
 
 use super::layout::{value, Layout};
 use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
-use crate::lines::{field_is, is_space, trim, LineKind};
-use crate::norobots1994::robot_name;
+use crate::lines::{contains_ci, field_is, is_space, LineKind};
+use crate::norobots1994::{names, robot_name, without_version as stripped, Robots};
 
 /// A value that names no robot: robot names come from agent strings, which hold no controls.
 const NOBODY: &[u8] = b"\x01";
 
-/// A record as the reference builds it, by line indices.
-#[derive(Debug, Default)]
+/// A record as the reference builds it, by line indices of the layout.
 struct Record {
     agents: Vec<usize>,
     disallows: Vec<usize>,
 }
 
-/// The records, and the Disallow lines outside any record, exactly as `norobots1994` groups them.
+/// The records, and the Disallow lines outside any record, as `norobots1994` groups them: its
+/// own structure, read back by line index.
 fn records(layout: &Layout) -> (Vec<Record>, Vec<usize>) {
-    let mut records = Vec::new();
-    let mut outside = Vec::new();
-    let mut open: Option<Record> = None;
-    for i in 0..layout.lines.len() {
-        match layout.kind(i) {
-            LineKind::Blank => records.extend(open.take()),
-            LineKind::Field { name, .. } if field_is(name, "user-agent") => {
-                if open.as_ref().is_some_and(|r| !r.disallows.is_empty()) {
-                    records.extend(open.take());
-                }
-                open.get_or_insert_with(Record::default).agents.push(i);
-            }
-            LineKind::Field { name, .. } if field_is(name, "disallow") => match open.as_mut() {
-                Some(record) => record.disallows.push(i),
-                None => outside.push(i),
-            },
-            _ => {}
-        }
-    }
-    records.extend(open);
-    (records, outside)
-}
-
-/// The value without its version, as the reference compares it.
-fn stripped(value: &[u8]) -> &[u8] {
-    trim(&value[..value.iter().position(|&b| b == b'/').unwrap_or(value.len())])
-}
-
-fn contains_ci(haystack: &[u8], needle: &[u8]) -> bool {
-    needle.is_empty()
-        || haystack
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle))
-}
-
-fn names(value: &[u8], name: &[u8]) -> bool {
-    let value = stripped(value);
-    !value.is_empty() && contains_ci(name, value)
+    let index = |numbers: &[u32]| numbers.iter().map(|&n| n as usize - 1).collect();
+    let robots = Robots::from_lines(layout.lines_read());
+    let records = robots
+        .records()
+        .map(|r| Record {
+            agents: index(&r.agents),
+            disallows: index(&r.disallows),
+        })
+        .collect();
+    (records, index(robots.disallows_outside()))
 }
 
 /// Whether `pattern`, with `*` standing for any run of characters, matches all of `name`.

@@ -2,8 +2,11 @@
 
 use super::layout::{value, Layout};
 use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
-use crate::lines::{field_is, LineKind};
-use crate::rfc9309::{is_token_byte, matches, normalize_rule, normalize_uri, product_token};
+use crate::lines::{contains_ci, field_is, LineKind};
+use crate::rfc9309::{
+    decode_every_triplet, is_token_byte, matches, normalize_rule, normalize_uri, product_token,
+    Robots,
+};
 
 /// §2.5: "The parsing limit MUST be at least 500 kibibytes".
 const PARSING_LIMIT: usize = 500 * 1024;
@@ -24,13 +27,6 @@ fn lines_of(layout: &Layout, names: &[&str]) -> Vec<usize> {
     (0..layout.lines.len())
         .filter(|&i| matches!(layout.kind(i), LineKind::Field { name, .. } if names.iter().any(|n| field_is(name, n))))
         .collect()
-}
-
-fn contains_ci(haystack: &[u8], needle: &[u8]) -> bool {
-    !needle.is_empty()
-        && haystack
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// Edit distance, for telling a misspelt field name.
@@ -245,33 +241,20 @@ fn user_agents(layout: &Layout, found: &mut Found) {
             })],
         );
     }
-    // Groups as the reference builds them: a user-agent line after a rule starts one.
-    let mut star_groups = 0;
-    let mut in_star_group = false;
-    let mut after_rule = true;
-    let mut named = false;
-    for i in 0..layout.lines.len() {
-        match layout.kind(i) {
-            LineKind::Field { name, value } if field_is(name, "user-agent") => {
-                if after_rule {
-                    in_star_group = false;
-                }
-                after_rule = false;
-                let own = product_token(value);
-                if own == b"*" && !in_star_group {
-                    star_groups += 1;
-                    in_star_group = true;
-                }
-                named |= !own.is_empty() && own.eq_ignore_ascii_case(&token);
-            }
-            LineKind::Field { name, .. }
-                if field_is(name, "allow") || field_is(name, "disallow") =>
-            {
-                after_rule = true;
-            }
-            _ => {}
-        }
-    }
+    // The groups as the reference builds them; every user-agent line is in one.
+    let own = |number: u32| product_token(value(layout, number as usize - 1));
+    let groups: Vec<Vec<u32>> = Robots::from_lines(layout.lines_read())
+        .groups()
+        .map(|group| group.agents)
+        .collect();
+    let star_groups = groups
+        .iter()
+        .filter(|agents| agents.iter().any(|&n| own(n) == b"*"))
+        .count();
+    let named = groups.iter().flatten().any(|&n| {
+        let own = own(n);
+        !own.is_empty() && own.eq_ignore_ascii_case(&token)
+    });
     if star_groups >= 2 && !named {
         found.touch(OpenPoint::SeveralStarRecords);
     }
@@ -280,7 +263,7 @@ fn user_agents(layout: &Layout, found: &mut Found) {
 /// The rules' open points, for this path.
 fn rules(layout: &Layout, found: &mut Found) {
     let uri = normalize_uri(layout.path.as_bytes()).into_owned();
-    let decoded = decode(layout.path.as_bytes()).to_ascii_lowercase();
+    let decoded = decode_every_triplet(layout.path.as_bytes()).to_ascii_lowercase();
     if decoded.starts_with(b"/robots.txt") && layout.path != "/robots.txt" {
         found.touch(OpenPoint::RobotsTxtLike);
     }
@@ -340,19 +323,21 @@ fn rules(layout: &Layout, found: &mut Found) {
             OpenPoint::PercentEncoding,
             vec![
                 Box::new(move |l: &mut Layout| {
-                    l.path = String::from_utf8_lossy(&decode(l.path.as_bytes())).into_owned();
+                    l.path = String::from_utf8_lossy(&decode_every_triplet(l.path.as_bytes()))
+                        .into_owned();
                     for &i in &coded {
-                        let v = decode(value(l, i));
+                        let v = decode_every_triplet(value(l, i));
                         l.set_value(i, &v);
                     }
                 }),
                 // Only the path decoded, or only the rules: the RFC says so for the URI alone.
                 Box::new(|l: &mut Layout| {
-                    l.path = String::from_utf8_lossy(&decode(l.path.as_bytes())).into_owned();
+                    l.path = String::from_utf8_lossy(&decode_every_triplet(l.path.as_bytes()))
+                        .into_owned();
                 }),
                 Box::new(move |l: &mut Layout| {
                     for &i in &rules_only {
-                        let v = decode(value(l, i));
+                        let v = decode_every_triplet(value(l, i));
                         l.set_value(i, &v);
                     }
                 }),
@@ -406,28 +391,4 @@ fn rules(layout: &Layout, found: &mut Found) {
         })
         .collect();
     found.reading(OpenPoint::PatternNotAPath, not_a_path_readings(not_path));
-}
-
-/// Every `%XX` decoded: a parser that compares decoded paths.
-fn decode(bytes: &[u8]) -> Vec<u8> {
-    let hex = |b: u8| char::from(b).to_digit(16).map(|d| d as u8);
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match (
-            bytes[i],
-            bytes.get(i + 1).and_then(|&b| hex(b)),
-            bytes.get(i + 2).and_then(|&b| hex(b)),
-        ) {
-            (b'%', Some(h), Some(l)) => {
-                out.push(h * 16 + l);
-                i += 3;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    out
 }

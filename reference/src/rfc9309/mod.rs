@@ -23,6 +23,7 @@ use std::ops::Range;
 
 pub use groups::{is_token_byte, product_token};
 pub use pattern::matches;
+pub(crate) use percent::decode_every_triplet;
 pub use percent::{normalize_rule, normalize_uri};
 
 use self::groups::Names;
@@ -30,7 +31,7 @@ use crate::explain::{
     ChosenGroup, Decision, Explanation, GroupChoice, MatchedBy, RuleBy, RuleChoice, RuleKind,
     Verdict,
 };
-use crate::lines::{field_is, lines, LineKind};
+use crate::lines::{field_is, lines, Line, LineKind};
 use crate::Profile;
 
 /// The field of a line, by its name.
@@ -65,6 +66,15 @@ pub struct Robots<'a> {
     groups: Vec<Group>,
     agents: Vec<AgentLine<'a>>,
     rules: Vec<RuleLine<'a>>,
+}
+
+/// One group by line numbers, as [`Robots::groups`] shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupLines {
+    /// Its user-agent lines.
+    pub agents: Vec<u32>,
+    /// Its allow and disallow lines.
+    pub rules: Vec<u32>,
 }
 
 /// RFC 9309 §2.1: "Group: One or more user-agent lines that are followed by one or more rules."
@@ -135,8 +145,14 @@ impl<'a> Robots<'a> {
     /// mismatches if they detect that the robots.txt file is not UTF-8 encoded." Choice: no
     /// bridging; octets that are not UTF-8 are kept as octets (and percent-encoded in a rule).
     pub fn parse(body: &'a [u8]) -> Robots<'a> {
+        Robots::from_lines(lines(body))
+    }
+
+    /// Parses lines already split and classified (what [`Robots::parse`] does after
+    /// [`lines`]): for analyses that hold a body as lines and need its groups by their numbers.
+    pub fn from_lines(body: impl IntoIterator<Item = Line<'a>>) -> Robots<'a> {
         let mut robots = Robots::default();
-        for line in lines(body) {
+        for line in body {
             match line.kind {
                 // RFC 9309 §2.2: `emptyline = EOL` with `EOL = *WS [comment] NL`: nothing to do.
                 LineKind::Blank | LineKind::CommentOnly => {}
@@ -156,6 +172,22 @@ impl<'a> Robots<'a> {
             }
         }
         robots
+    }
+
+    /// The groups in file order, each by the line numbers of its user-agent lines and rules:
+    /// the structure every decision reads, for analyses that must group lines exactly as this
+    /// profile does.
+    pub fn groups(&self) -> impl Iterator<Item = GroupLines> + '_ {
+        self.groups.iter().map(|group| GroupLines {
+            agents: self.agents[group.agents.clone()]
+                .iter()
+                .map(|a| a.line)
+                .collect(),
+            rules: self.rules[group.rules.clone()]
+                .iter()
+                .map(|r| r.line)
+                .collect(),
+        })
     }
 
     /// RFC 9309 §2.2: `startgroupline = *WS "user-agent" *WS ":" *WS product-token EOL`. It

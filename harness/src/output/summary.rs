@@ -2,13 +2,13 @@
 //! (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab's report pages): one table row per adapter, then the
 //! checks that broke the gate, capped so a bad day does not produce megabytes.
 //!
-//! All text from cases and adapters is escaped with the [`markup`](crate::markup) helpers.
+//! All text from cases and adapters is escaped with the [`markup`](crate::output::markup) helpers.
 
 use std::fmt::Write as _;
 
 use crate::cases::Case;
 use crate::expectations::gate::Status;
-use crate::markup::{md, md_cell, md_code};
+use crate::output::markup::{md, md_cell, md_code};
 use crate::output::EngineRun;
 use crate::run::{Outcome, Summary};
 

@@ -1,8 +1,9 @@
-//! Showing cases and results to people: bodies with their bytes made visible, failure blocks,
-//! and decision-table diffs.
+//! The blocks of text that show cases and results to people: bodies with their bytes made
+//! visible, failure blocks, and decision-table diffs.
 
 use std::fmt::Write as _;
 
+use robotstxt_reference::lines::raw_lines;
 use robotstxt_reference::{Profile, Robots};
 use similar::{ChangeTag, TextDiff};
 
@@ -17,40 +18,34 @@ const MAX_LINE_CHARS: usize = 160;
 
 /// The body with line numbers and every invisible byte made visible: `␍` CR, `␊` LF, `␉` TAB,
 /// `␀` NUL and the other control pictures, `<BOM>` for U+FEFF, `\xFF` for bytes that are not
-/// UTF-8. Line numbers follow the texts' terminators (CR, CR LF, LF), as the reference counts.
+/// UTF-8. Lines are numbered by [`raw_lines`], as the reference numbers them.
 pub fn visible_body(body: &[u8]) -> String {
     if body.is_empty() {
         return "      (empty file, 0 bytes)\n".to_owned();
     }
     let mut out = String::new();
-    let mut rest = body;
     let mut number = 0;
-    while !rest.is_empty() {
-        number += 1;
-        let end = rest
-            .iter()
-            .position(|&b| b == b'\r' || b == b'\n')
-            .unwrap_or(rest.len());
-        let terminator = match &rest[end..] {
-            [b'\r', b'\n', ..] => "␍␊",
-            [b'\r', ..] => "␍",
-            [b'\n', ..] => "␊",
-            _ => "",
-        };
-        if number <= MAX_LINES {
+    for line in raw_lines(body) {
+        number = line.number;
+        if number as usize <= MAX_LINES {
+            let terminator = match line.terminator {
+                b"\r\n" => "␍␊",
+                b"\r" => "␍",
+                b"\n" => "␊",
+                _ => "",
+            };
             let _ = write!(
                 out,
                 "  {number:>4} │ {}{terminator}",
-                visible_text(&rest[..end])
+                visible_text(line.text)
             );
             if terminator.is_empty() {
                 out.push_str("  (no line ending)");
             }
             out.push('\n');
         }
-        let consumed = end + terminator.chars().count();
-        rest = &rest[consumed.min(rest.len())..];
     }
+    let number = number as usize;
     if number > MAX_LINES {
         let _ = writeln!(out, "       … {} more lines", number - MAX_LINES);
     }

@@ -7,16 +7,16 @@
 //! what breaks the gate is a `<failure>` (regressions; unexpected passes under `--strict`);
 //! checks failing as listed are `<skipped>` with the listed reason, so the CI shows them as known.
 //!
-//! Every string is escaped with [`markup::xml`], which also keeps characters XML 1.0 forbids
-//! (adapters' error messages hold any bytes) out of the document.
+//! Every string is escaped with [`markup::xml`](super::markup::xml), which also keeps characters
+//! XML 1.0 forbids (adapters' error messages hold any bytes) out of the document.
 
 use std::fmt::Write as _;
 
 use crate::cases::Case;
 use crate::expectations::gate::Status;
-use crate::markup::xml;
+use crate::output::blocks::failure_block;
+use crate::output::markup::xml;
 use crate::output::EngineRun;
-use crate::render::failure_block;
 use crate::run::Outcome;
 
 /// How one testcase is reported.
@@ -167,7 +167,7 @@ fn gated_verdict(
     run: &EngineRun<'_>,
     case: &Case,
     index: usize,
-    expectations: &crate::expectations::Expectations,
+    expectations: &crate::expectations::ExpectationFile,
     status: Status,
     strict: bool,
 ) -> Verdict {

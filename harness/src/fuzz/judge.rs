@@ -1,8 +1,9 @@
 //! Asking whether reduction candidates still show the same disagreement.
 //!
-//! A [`Probe`] answers for a batch of candidates at once, so that an engine behind a process gets
-//! one message per distinct body (candidates that differ only in their query share it). Answers
-//! are cached by a hash of body and query: the reducer's passes revisit the same candidates often.
+//! A [`CandidateJudge`] answers for a batch of candidates at once, so that an engine behind a
+//! process gets one message per distinct body (candidates that differ only in their query share
+//! it). Answers are cached by a hash of body and query: the reducer's passes revisit the same
+//! candidates often.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
@@ -10,18 +11,18 @@ use std::hash::{Hash, Hasher};
 
 use robotstxt_reference::Verdict;
 
+use super::candidate::Candidate;
 use super::oracle::{Judgement, Oracle};
-use super::reduce::Candidate;
 use crate::engine::{Engine, Query, Reply};
 
 /// Answers "does this candidate keep the disagreement?" for a batch of candidates.
-pub trait Probe {
+pub trait CandidateJudge {
     fn keeps(&mut self, batch: &[Candidate]) -> Vec<bool>;
 }
 
-/// A probe that asks an engine, and keeps a candidate when the engine still gives `theirs`, the
+/// A judge that asks an engine, and keeps a candidate when the engine still gives `theirs`, the
 /// reference still gives `reference`, and the decision is settled by the oracle's profile.
-pub struct EngineProbe<'e> {
+pub struct EngineJudge<'e> {
     engine: &'e mut dyn Engine,
     oracle: Oracle,
     reference: Verdict,
@@ -31,14 +32,14 @@ pub struct EngineProbe<'e> {
     pub messages: usize,
 }
 
-impl<'e> EngineProbe<'e> {
+impl<'e> EngineJudge<'e> {
     pub fn new(
         engine: &'e mut dyn Engine,
         oracle: Oracle,
         reference: Verdict,
         theirs: Verdict,
-    ) -> EngineProbe<'e> {
-        EngineProbe {
+    ) -> EngineJudge<'e> {
+        EngineJudge {
             engine,
             oracle,
             reference,
@@ -90,7 +91,7 @@ impl<'e> EngineProbe<'e> {
     }
 }
 
-impl Probe for EngineProbe<'_> {
+impl CandidateJudge for EngineJudge<'_> {
     fn keeps(&mut self, batch: &[Candidate]) -> Vec<bool> {
         let mut by_body: Vec<(&[u8], Vec<&Candidate>)> = Vec::new();
         for c in batch {

@@ -1,4 +1,12 @@
-//! The shapes `run` prints: a JSON document per engine, and the human text.
+//! What `run` prints and writes: a JSON document per engine and the human text (here), the
+//! blocks of text that show a case and a result to people ([`blocks`]), a Markdown summary for CI
+//! job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every writer uses
+//! ([`markup`]).
+
+pub mod blocks;
+pub mod junit;
+pub mod markup;
+pub mod summary;
 
 use robotstxt_reference::Profile;
 use serde::Serialize;
@@ -6,8 +14,8 @@ use serde::Serialize;
 use crate::cases::Case;
 use crate::engine::Handshake;
 use crate::expectations::gate::{Judged, Status, Tally};
-use crate::expectations::Expectations;
-use crate::render::{decision_diff, failure_block};
+use crate::expectations::ExpectationFile;
+use crate::output::blocks::{decision_diff, failure_block};
 use crate::repeats::ShownOnce;
 use crate::run::{CheckResult, Outcome, Summary};
 use crate::visible::shown;
@@ -20,7 +28,7 @@ pub struct EngineRun<'a> {
     pub results: &'a [CheckResult],
     /// Why the engine could not run (or broke down), if so.
     pub unavailable: Option<&'a str>,
-    pub gate: Option<(&'a Expectations, &'a Judged)>,
+    pub gate: Option<(&'a ExpectationFile, &'a Judged)>,
 }
 
 /// One engine's run, as `run --format json` prints it.
@@ -52,7 +60,7 @@ pub struct GateDocument {
 
 impl GateDocument {
     pub fn new(
-        expectations: &Expectations,
+        expectations: &ExpectationFile,
         judged: &Judged,
         cases: &[Case],
         results: &[CheckResult],
@@ -185,7 +193,7 @@ pub fn human(
 /// unexpected pass, then the summary line and the gate's counts.
 pub fn human_gated(
     run: EngineRun<'_>,
-    expectations: &Expectations,
+    expectations: &ExpectationFile,
     judged: &Judged,
     cases: &[Case],
     strict: bool,
