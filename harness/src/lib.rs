@@ -4,7 +4,8 @@
 //! them against engines ([`engine`], [`run`]) — the reference implementation under a profile, or
 //! a real parser behind an adapter process — and shows what it found ([`render`]). Runs can be
 //! judged against an adapter's known differences ([`expectations`]) and written for CI
-//! ([`junit`], [`summary`]); [`report`] builds the published compatibility reports.
+//! ([`junit`], [`summary`]); [`report`] builds the published compatibility reports; [`compare`]
+//! asks one body of many engines at once.
 //!
 //! # The case format
 //!
@@ -38,10 +39,12 @@
 pub mod adapter;
 pub mod atomic;
 pub mod cases;
+pub mod compare;
 pub mod engine;
 pub mod expectations;
 pub mod fuzz;
 pub mod junit;
+pub mod local_url;
 pub mod located;
 pub mod markup;
 pub mod output;

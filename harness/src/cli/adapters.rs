@@ -27,6 +27,7 @@ enum Action {
         #[arg(long)]
         force: bool,
     },
+    Check(super::adapters_check::Args),
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
@@ -46,6 +47,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             };
             install_all(&select, force)
         }
+        Action::Check(check) => super::adapters_check::execute(check, args.adapters_dir),
     }
 }
 
