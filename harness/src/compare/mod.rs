@@ -10,7 +10,7 @@
 pub mod render;
 
 use robotstxt_reference::open_points::{open_points, OpenPoint};
-use robotstxt_reference::{Decision, Profile, Robots, RuleBy, RuleChoice, RuleKind, Verdict};
+use robotstxt_reference::{Decision, Profile, Robots, Verdict};
 
 use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
 use crate::fuzz::case::spec_for;
@@ -255,8 +255,8 @@ fn opposite(verdict: Verdict) -> Verdict {
     }
 }
 
-/// The clause that settles a decision, as the fuzzer's case files name it, and the line of the
-/// body that decided under it.
+/// The clause that settles a decision, as the fuzzer's case files name it, and the rule line that
+/// decided under it (or why none did), as the reference explains it.
 pub fn clause(body: &[u8], query: &Query, profile: Profile, decision: &Decision) -> String {
     let candidate = Candidate {
         body: body.to_vec(),
@@ -264,32 +264,6 @@ pub fn clause(body: &[u8], query: &Query, profile: Profile, decision: &Decision)
         path: query.path.clone(),
     };
     let spec = spec_for(profile, &candidate);
-    let (record, _) = profile.group_words();
-    let deciding = match &decision.explanation.rule {
-        RuleChoice::NotReached => format!("no {record} applies to the robot"),
-        RuleChoice::ImplicitRobotsTxt => "/robots.txt is implicitly allowed".to_owned(),
-        RuleChoice::NoRuleMatched { .. } => format!("no rule of the chosen {record} matches"),
-        RuleChoice::Matched {
-            line,
-            kind,
-            value,
-            by,
-        } => {
-            let kind = match kind {
-                RuleKind::Allow => "Allow",
-                RuleKind::Disallow => "Disallow",
-            };
-            let by = match by {
-                RuleBy::Prefix => "is a prefix of the path".to_owned(),
-                RuleBy::LongestMatch { octets } => {
-                    format!("is the longest match ({octets} octets)")
-                }
-                RuleBy::AllowOnTie { octets } => {
-                    format!("ties a disallow rule at {octets} octets and allow wins")
-                }
-            };
-            format!("{kind} `{value}` (line {line}) {by}")
-        }
-    };
+    let deciding = decision.explanation.rule_sentence();
     format!("{spec} ({profile}): {deciding}")
 }
