@@ -65,6 +65,16 @@ pub fn open_all(
     })
 }
 
+/// Stops every engine side by side: each waits for its process to exit, so one after another
+/// a dozen would add up their waits.
+pub fn stop_all(engines: Vec<Box<dyn Engine>>) {
+    std::thread::scope(|scope| {
+        for engine in engines {
+            scope.spawn(move || drop(engine));
+        }
+    });
+}
+
 /// [`availability`] of every adapter, side by side: a probe starts an interpreter.
 pub fn availabilities(adapters: &[Adapter]) -> Vec<Availability> {
     std::thread::scope(|scope| {

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use robotstxt_test::adapter;
 use robotstxt_test::compare::{render, Comparison};
 use robotstxt_test::engine::Query;
 use robotstxt_test::local_url;
@@ -67,12 +68,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         ));
     }
     let comparison = Comparison::new(&body, queries, &mut engines);
-    // Each engine waits for its process to stop: side by side, that is one wait, not twelve.
-    std::thread::scope(|scope| {
-        for engine in engines {
-            scope.spawn(move || drop(engine));
-        }
-    });
+    adapter::stop_all(engines);
     print!(
         "{}",
         match args.format {
