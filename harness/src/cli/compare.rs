@@ -17,7 +17,7 @@ pub enum Format {
     Human,
     /// One JSON document.
     Json,
-    /// The same as Markdown, for an issue or a CI job summary.
+    /// The same as Markdown, for a bug report or a CI job summary.
     Markdown,
 }
 
