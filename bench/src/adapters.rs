@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use robotstxt_test::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
 use robotstxt_test::cases::Case;
-use robotstxt_test::engine::Engine;
+use robotstxt_test::compare::Comparison;
+use robotstxt_test::engine::{Engine, Query};
 use robotstxt_test::run::{queries_of, run_engines, Scoring};
 
 pub struct AllAdapters {
@@ -15,10 +16,24 @@ pub struct AllAdapters {
     pub adapters: Vec<String>,
     pub unavailable: Vec<(String, String)>,
     pub checks: usize,
-    /// Starting every adapter process, handshakes included.
+    /// Starting every adapter process side by side, handshakes included.
     pub start: Duration,
     /// Running the corpus through all of them, side by side.
     pub run: Duration,
+}
+
+/// What `compare` costs with every adapter: start them all, ask one body, stop them all.
+pub fn compare_all(adapters: &[Adapter], limits: Limits) -> Duration {
+    let body = b"User-agent: *\rDisallow: /private\rAllow: /private/ok\r";
+    let queries = vec![Query {
+        agent: "FooBot".to_owned(),
+        path: "/private/ok".to_owned(),
+    }];
+    let started = Instant::now();
+    let mut engines = adapter::open_all(adapters, limits, &|line| eprintln!("{line}"));
+    std::hint::black_box(Comparison::new(body, queries, &mut engines));
+    adapter::stop_all(engines);
+    started.elapsed()
 }
 
 pub struct PerCase {
@@ -39,10 +54,7 @@ pub fn available(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, 
 
 pub fn all_adapters(cases: &[Case], adapters: &[Adapter], limits: Limits) -> AllAdapters {
     let started = Instant::now();
-    let mut engines: Vec<Box<dyn Engine>> = adapters
-        .iter()
-        .map(|a| adapter::open(a, limits, &mut |line| eprintln!("{line}")))
-        .collect();
+    let mut engines = adapter::open_all(adapters, limits, &|line| eprintln!("{line}"));
     let start = started.elapsed();
     let unavailable = engines
         .iter()

@@ -82,6 +82,7 @@ fn main() -> Result<(), String> {
             adapters::all_adapters(&cases, &available, limits)
         })
         .collect();
+    let compare = adapters::compare_all(&available, Limits::default());
     let mut per_case = Vec::new();
     for name in ["python-urllib", "reference"] {
         if let Some(a) = available.iter().find(|a| a.name() == name) {
@@ -89,6 +90,13 @@ fn main() -> Result<(), String> {
         }
     }
     write_adapters(&mut report, &all, &per_case, cases.len());
+    let _ = writeln!(
+        report,
+        "\n### `compare` with every adapter\n\nStarting all {} adapters, asking one body, stopping them: \
+         {:.2} s (target: well under 2 s).\n",
+        available.len(),
+        compare.as_secs_f64()
+    );
 
     match available.iter().find(|a| a.name() == "python-urllib") {
         Some(urllib) => {

@@ -3,16 +3,15 @@
 //!
 //! Every parser gets the same bytes and the same question (`Googlebot`, `/search/about`). The
 //! robotstxt crate takes `&str`, so its figure includes the lossy UTF-8 conversion its users
-//! have to do; it also panics on some real files, which are caught and counted.
+//! have to do; it also panics on some real files, which are caught and counted. The crates are
+//! called through their adapters' library functions (`adapters/rust-*/src/lib.rs`).
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use robotstxt_reference::{Profile, Robots};
 
 const AGENT: &str = "Googlebot";
 const PATH: &str = "/search/about";
-const URL: &str = "http://example.com/search/about";
 
 /// One parser's figure.
 pub struct Figure {
@@ -43,43 +42,39 @@ pub fn run(files: &[Vec<u8>], rounds: usize) -> Vec<Figure> {
             "",
         ));
     }
+    // The parser crates through their adapters' own calls, so that these figures and the
+    // adapters measure the same code at the same pinned versions.
+    let query = [(AGENT, PATH)];
     let (time, refused) = best_of(rounds, || {
         files
             .iter()
-            .filter(|f| match texting_robots::Robot::new(AGENT, f) {
-                Ok(robot) => {
-                    std::hint::black_box(robot.allowed(URL));
-                    false
-                }
-                Err(_) => true,
+            .filter(|f| {
+                std::hint::black_box(adapter_rust_texting_robots::check(f, &query)).is_err()
             })
             .count()
     });
     figures.push(figure(
-        "texting_robots 0.2.2".into(),
+        format!(
+            "texting_robots {}",
+            adapter_rust_texting_robots::PARSER_VERSION
+        ),
         time,
         bytes,
         refused,
         "refused",
     ));
+    // Its panics are caught by the adapter's guard; the default hook would print each one.
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let (time, panicked) = best_of(rounds, || {
         files
             .iter()
-            .filter(|f| {
-                let text = String::from_utf8_lossy(f);
-                catch_unwind(AssertUnwindSafe(|| {
-                    let mut matcher = robotstxt::DefaultMatcher::default();
-                    std::hint::black_box(matcher.one_agent_allowed_by_robots(&text, AGENT, URL));
-                }))
-                .is_err()
-            })
+            .filter(|f| std::hint::black_box(adapter_rust_robotstxt::check(f, &query)).is_err())
             .count()
     });
     std::panic::set_hook(previous_hook);
     figures.push(figure(
-        "robotstxt 0.3.0".into(),
+        format!("robotstxt {}", adapter_rust_robotstxt::PARSER_VERSION),
         time,
         bytes,
         panicked,

@@ -1,14 +1,14 @@
-//! The Rust parser crates as in-process engines, called as their adapters call them
-//! (`adapters/rust-*/src/main.rs`).
+//! The Rust parser crates as in-process engines, through the very functions their adapters call
+//! (`adapters/rust-*/src/lib.rs`): each crate's version is pinned in its adapter's Cargo.toml
+//! alone.
 //!
-//! A panic inside a parser is caught and answered as the parser refusing the input, as the
+//! A panic inside a parser is caught there and answered as the parser refusing the input, as the
 //! adapters do: it is a finding about that crate, not a crash of the target. libFuzzer's panic
 //! hook aborts the process before unwinding, so while a parser runs a wrapping hook lets the
-//! panic unwind to [`std::panic::catch_unwind`] instead.
+//! panic unwind to the adapter's guard instead.
 
 use std::cell::Cell;
-use std::collections::HashMap;
-use std::panic::{self, AssertUnwindSafe};
+use std::panic;
 use std::sync::Once;
 
 use robotstxt_reference::Verdict;
@@ -20,8 +20,12 @@ thread_local! {
 
 static HOOK: Once = Once::new();
 
-/// Runs `parse` with panics caught: `Err` holds the panic's message.
-fn guarded<R>(parse: impl FnOnce() -> R) -> Result<R, String> {
+/// An adapter's library function: `(agent, path)` queries about a body, `true` when allowed.
+type Check = fn(&[u8], &[(&str, &str)]) -> Result<Vec<bool>, String>;
+
+/// Asks `check` (an adapter's library function) about `body`, with libFuzzer's panic hook held
+/// off while it runs.
+fn ask(check: Check, body: &[u8], queries: &[Query]) -> Reply {
     HOOK.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
@@ -30,17 +34,28 @@ fn guarded<R>(parse: impl FnOnce() -> R) -> Result<R, String> {
             }
         }));
     });
+    let pairs: Vec<(&str, &str)> = queries
+        .iter()
+        .map(|q| (q.agent.as_str(), q.path.as_str()))
+        .collect();
     IN_PARSER.with(|c| c.set(true));
-    let result = panic::catch_unwind(AssertUnwindSafe(parse));
+    let answer = check(body, &pairs);
     IN_PARSER.with(|c| c.set(false));
-    result.map_err(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "non-string panic payload".to_owned());
-        format!("panic: {message}")
-    })
+    match answer {
+        Ok(allowed) => Reply::Verdicts(
+            allowed
+                .into_iter()
+                .map(|a| {
+                    if a {
+                        Verdict::Allowed
+                    } else {
+                        Verdict::Disallowed
+                    }
+                })
+                .collect(),
+        ),
+        Err(message) => Reply::Rejected(message),
+    }
 }
 
 fn handshake(name: &str, parser: &str, version: &str, homepage: &str) -> Handshake {
@@ -54,19 +69,7 @@ fn handshake(name: &str, parser: &str, version: &str, homepage: &str) -> Handsha
     }
 }
 
-fn verdict(allowed: bool) -> Verdict {
-    if allowed {
-        Verdict::Allowed
-    } else {
-        Verdict::Disallowed
-    }
-}
-
-fn url(path: &str) -> String {
-    format!("http://example.com{path}")
-}
-
-/// `texting_robots` =0.2.2: one `Robot` per agent, built from the bytes.
+/// `texting_robots`, as `adapters/rust-texting-robots` calls it.
 pub struct TextingRobots(Handshake);
 
 impl Default for TextingRobots {
@@ -74,7 +77,7 @@ impl Default for TextingRobots {
         TextingRobots(handshake(
             "rust-texting-robots",
             "texting_robots",
-            "0.2.2",
+            adapter_rust_texting_robots::PARSER_VERSION,
             "https://github.com/Smerity/texting_robots",
         ))
     }
@@ -86,27 +89,11 @@ impl Engine for TextingRobots {
     }
 
     fn check(&mut self, _: &str, body: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
-        let answer = guarded(|| {
-            let mut robots = HashMap::new();
-            let mut verdicts = Vec::with_capacity(queries.len());
-            for q in queries {
-                if !robots.contains_key(&q.agent) {
-                    let robot = texting_robots::Robot::new(&q.agent, body)
-                        .map_err(|e| format!("anyhow::Error: {e:#}"))?;
-                    robots.insert(q.agent.clone(), robot);
-                }
-                verdicts.push(verdict(robots[&q.agent].allowed(&url(&q.path))));
-            }
-            Ok(verdicts)
-        });
-        Ok(match answer {
-            Ok(Ok(verdicts)) => Reply::Verdicts(verdicts),
-            Ok(Err(message)) | Err(message) => Reply::Rejected(message),
-        })
+        Ok(ask(adapter_rust_texting_robots::check, body, queries))
     }
 }
 
-/// `robotstxt` =0.3.0: the body decoded as UTF-8 (invalid sequences replaced), parsed per query.
+/// `robotstxt`, as `adapters/rust-robotstxt` calls it.
 pub struct Robotstxt(Handshake);
 
 impl Default for Robotstxt {
@@ -114,7 +101,7 @@ impl Default for Robotstxt {
         Robotstxt(handshake(
             "rust-robotstxt",
             "robotstxt",
-            "0.3.0",
+            adapter_rust_robotstxt::PARSER_VERSION,
             "https://github.com/Folyd/robotstxt",
         ))
     }
@@ -126,19 +113,6 @@ impl Engine for Robotstxt {
     }
 
     fn check(&mut self, _: &str, body: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
-        let text = String::from_utf8_lossy(body);
-        let answer = guarded(|| {
-            queries
-                .iter()
-                .map(|q| {
-                    let mut matcher = robotstxt::DefaultMatcher::default();
-                    verdict(matcher.one_agent_allowed_by_robots(&text, &q.agent, &url(&q.path)))
-                })
-                .collect()
-        });
-        Ok(match answer {
-            Ok(verdicts) => Reply::Verdicts(verdicts),
-            Err(message) => Reply::Rejected(message),
-        })
+        Ok(ask(adapter_rust_robotstxt::check, body, queries))
     }
 }

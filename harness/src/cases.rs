@@ -423,17 +423,7 @@ validated_string!(AgentName, |s| {
     }
 });
 
-validated_string!(LocalUrl, |s| {
-    if !s.starts_with('/') {
-        Err(format!("path {s:?} must start with `/`"))
-    } else if s.chars().any(|c| c.is_control() || c == ' ') {
-        Err(format!(
-            "path {s:?} holds a space or control character; percent-encode it"
-        ))
-    } else {
-        Ok(())
-    }
-});
+validated_string!(LocalUrl, crate::local_url::check_local);
 
 struct Base64Body(Vec<u8>);
 

@@ -4,7 +4,8 @@
 //! them against engines ([`engine`], [`run`]) — the reference implementation under a profile, or
 //! a real parser behind an adapter process — and shows what it found ([`output`]). Runs can be
 //! judged against an adapter's known differences ([`expectations`]) and written for CI
-//! ([`output::junit`], [`output::summary`]); [`report`] builds the published compatibility reports.
+//! ([`output::junit`], [`output::summary`]); [`report`] builds the published compatibility reports;
+//! [`compare`] asks one body of many engines at once.
 //!
 //! The crate carries the corpus and every adapter folder ([`suite`]), so the installed binary
 //! works in any folder: inside a checkout of this repository the files on disk win, anywhere else
@@ -51,11 +52,13 @@ pub mod adapter;
 pub mod atomic;
 pub mod cache;
 pub mod cases;
+pub mod compare;
 pub mod conformance;
 pub mod engine;
 pub mod expectations;
 pub mod fuzz;
 pub mod limits;
+pub mod local_url;
 pub mod located;
 pub mod output;
 pub mod repeats;

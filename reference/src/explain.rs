@@ -155,6 +155,24 @@ impl fmt::Display for Explanation {
             }
         }
         f.write_str("; ")?;
+        self.write_rule(f)
+    }
+}
+
+impl Explanation {
+    /// The part of the explanation that says which rule line decided, or why none did.
+    pub fn rule_sentence(&self) -> String {
+        struct Rule<'a>(&'a Explanation);
+        impl fmt::Display for Rule<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write_rule(f)
+            }
+        }
+        Rule(self).to_string()
+    }
+
+    fn write_rule(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (record, _) = self.profile.group_words();
         match &self.rule {
             RuleChoice::NotReached => f.write_str("no rule applies"),
             RuleChoice::ImplicitRobotsTxt => f.write_str("/robots.txt is implicitly allowed"),

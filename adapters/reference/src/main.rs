@@ -4,8 +4,9 @@
 
 use std::io::{BufRead, Write};
 
+use adapter_reference::check_under;
 use base64::Engine as _;
-use robotstxt_reference::{Profile, Robots};
+use robotstxt_reference::Profile;
 use serde_json::{json, Value};
 
 fn main() {
@@ -60,21 +61,22 @@ fn check(profile: Profile, request: &Value) -> Value {
         Ok(body) => body,
         Err(e) => return json!({ "id": id, "error": format!("robots_b64: {e}") }),
     };
-    let robots = Robots::parse(profile, &body);
-    let results: Vec<&str> = request["queries"]
+    let queries: Vec<(&str, &str)> = request["queries"]
         .as_array()
         .map(Vec::as_slice)
         .unwrap_or_default()
         .iter()
         .map(|q| {
             let agent = q["agent"].as_str().unwrap_or_default();
-            let path = q["path"].as_str().unwrap_or_default();
-            if robots.is_allowed(agent, path) {
-                "allowed"
-            } else {
-                "disallowed"
-            }
+            (agent, q["path"].as_str().unwrap_or_default())
         })
         .collect();
-    json!({ "id": id, "results": results })
+    match check_under(profile, &body, &queries) {
+        Ok(allowed) => {
+            let verdict = |&a: &bool| if a { "allowed" } else { "disallowed" };
+            let results: Vec<&str> = allowed.iter().map(verdict).collect();
+            json!({ "id": id, "results": results })
+        }
+        Err(error) => json!({ "id": id, "error": error }),
+    }
 }

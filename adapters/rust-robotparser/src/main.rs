@@ -1,31 +1,10 @@
-//! Adapter for the `robotparser` crate (protocol in adapters/PROTOCOL.md).
-use base64::Engine as _;
-use robotparser::parser::parse_robots_txt;
-use robotparser::service::RobotsTxtService;
-use serde_json::{json, Value};
+//! Adapter for the `robotparser` crate: the protocol loop of adapters/PROTOCOL.md around
+//! [`adapter_rust_robotparser::check`].
 use std::io::{BufRead, Write};
-use url::Url;
 
-/// Must match the `=x.y.z` pin in Cargo.toml (checked by the test below).
-const PARSER_VERSION: &str = "0.11.0";
-
-/// The crate takes `&str`: bytes are decoded as UTF-8 with invalid sequences replaced by U+FFFD,
-/// which is what its own fetcher (reqwest's `Response::text`) does for an undeclared charset.
-fn check(body: &[u8], queries: &[Value]) -> Result<Vec<&'static str>, String> {
-    let text = String::from_utf8_lossy(body);
-    let robots_url = Url::parse("http://example.com/robots.txt").expect("robots.txt URL");
-    // Parse warnings are not refusals: the crate still returns a result.
-    let robots = parse_robots_txt(robots_url.origin(), &text).get_result();
-    let mut results = Vec::with_capacity(queries.len());
-    for q in queries {
-        let agent = q["agent"].as_str().expect("query.agent");
-        let url = q["url"].as_str().expect("query.url");
-        let url = Url::parse(url).map_err(|e| format!("url::ParseError: {e}"))?;
-        let allowed = robots.can_fetch(agent, &url);
-        results.push(if allowed { "allowed" } else { "disallowed" });
-    }
-    Ok(results)
-}
+use adapter_rust_robotparser::{check, PARSER_VERSION};
+use base64::Engine as _;
+use serde_json::{json, Value};
 
 fn main() {
     let stdin = std::io::stdin();
@@ -54,9 +33,17 @@ fn main() {
                 let body = base64::engine::general_purpose::STANDARD
                     .decode(b64)
                     .expect("robots_b64 is base64");
-                let queries = msg["queries"].as_array().expect("queries");
-                match check(&body, queries) {
-                    Ok(results) => json!({"id": id, "results": results}),
+                let queries: Vec<(&str, &str)> = msg["queries"]
+                    .as_array()
+                    .expect("queries")
+                    .iter()
+                    .map(|q| {
+                        let agent = q["agent"].as_str().expect("query.agent");
+                        (agent, q["path"].as_str().expect("query.path"))
+                    })
+                    .collect();
+                match check(&body, &queries) {
+                    Ok(allowed) => json!({"id": id, "results": verdicts(&allowed)}),
                     Err(error) => json!({"id": id, "error": error}),
                 }
             }
@@ -68,11 +55,7 @@ fn main() {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn version_matches_cargo_toml() {
-        let pin = format!("robotparser = \"={}\"", super::PARSER_VERSION);
-        assert!(include_str!("../Cargo.toml").contains(&pin));
-    }
+fn verdicts(allowed: &[bool]) -> Vec<&'static str> {
+    let verdict = |&a: &bool| if a { "allowed" } else { "disallowed" };
+    allowed.iter().map(verdict).collect()
 }

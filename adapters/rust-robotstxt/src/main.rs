@@ -1,38 +1,10 @@
-//! Adapter for the `robotstxt` crate (protocol in adapters/PROTOCOL.md).
-use base64::Engine as _;
-use robotstxt::DefaultMatcher;
-use serde_json::{json, Value};
+//! Adapter for the `robotstxt` crate: the protocol loop of adapters/PROTOCOL.md around
+//! [`adapter_rust_robotstxt::check`].
 use std::io::{BufRead, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
-/// Must match the `=x.y.z` pin in Cargo.toml (checked by the test below).
-const PARSER_VERSION: &str = "0.3.0";
-
-/// The crate takes `&str`: bytes are decoded as UTF-8, invalid sequences replaced by U+FFFD.
-/// Its API parses the body again for every query, as Google's C++ library does.
-fn check(body: &[u8], queries: &[Value]) -> Result<Vec<&'static str>, String> {
-    let text = String::from_utf8_lossy(body);
-    let run = || {
-        let mut results = Vec::with_capacity(queries.len());
-        for q in queries {
-            let agent = q["agent"].as_str().expect("query.agent");
-            let url = q["url"].as_str().expect("query.url");
-            let mut matcher = DefaultMatcher::default();
-            let allowed = matcher.one_agent_allowed_by_robots(&text, agent, url);
-            results.push(if allowed { "allowed" } else { "disallowed" });
-        }
-        results
-    };
-    // The crate is known to panic on some inputs: report that as the parser refusing it.
-    catch_unwind(AssertUnwindSafe(run)).map_err(|payload| {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "non-string panic payload".to_string());
-        format!("panic: {message}")
-    })
-}
+use adapter_rust_robotstxt::{check, PARSER_VERSION};
+use base64::Engine as _;
+use serde_json::{json, Value};
 
 fn main() {
     let stdin = std::io::stdin();
@@ -60,9 +32,17 @@ fn main() {
                 let body = base64::engine::general_purpose::STANDARD
                     .decode(b64)
                     .expect("robots_b64 is base64");
-                let queries = msg["queries"].as_array().expect("queries");
-                match check(&body, queries) {
-                    Ok(results) => json!({"id": id, "results": results}),
+                let queries: Vec<(&str, &str)> = msg["queries"]
+                    .as_array()
+                    .expect("queries")
+                    .iter()
+                    .map(|q| {
+                        let agent = q["agent"].as_str().expect("query.agent");
+                        (agent, q["path"].as_str().expect("query.path"))
+                    })
+                    .collect();
+                match check(&body, &queries) {
+                    Ok(allowed) => json!({"id": id, "results": verdicts(&allowed)}),
                     Err(error) => json!({"id": id, "error": error}),
                 }
             }
@@ -74,11 +54,7 @@ fn main() {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn version_matches_cargo_toml() {
-        let pin = format!("robotstxt = \"={}\"", super::PARSER_VERSION);
-        assert!(include_str!("../Cargo.toml").contains(&pin));
-    }
+fn verdicts(allowed: &[bool]) -> Vec<&'static str> {
+    let verdict = |&a: &bool| if a { "allowed" } else { "disallowed" };
+    allowed.iter().map(verdict).collect()
 }

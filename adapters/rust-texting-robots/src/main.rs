@@ -1,29 +1,10 @@
-//! Adapter for the `texting_robots` crate (protocol in adapters/PROTOCOL.md).
+//! Adapter for the `texting_robots` crate: the protocol loop of adapters/PROTOCOL.md around
+//! [`adapter_rust_texting_robots::check`].
+use std::io::{BufRead, Write};
+
+use adapter_rust_texting_robots::{check, PARSER_VERSION};
 use base64::Engine as _;
 use serde_json::{json, Value};
-use std::collections::HashMap;
-use std::io::{BufRead, Write};
-use texting_robots::Robot;
-
-/// Must match the `=x.y.z` pin in Cargo.toml (checked by the test below).
-const PARSER_VERSION: &str = "0.2.2";
-
-fn check(body: &[u8], queries: &[Value]) -> Result<Vec<&'static str>, String> {
-    // The API binds one agent per `Robot`, so the body is parsed once per distinct agent.
-    let mut robots: HashMap<&str, Robot> = HashMap::new();
-    let mut results = Vec::with_capacity(queries.len());
-    for q in queries {
-        let agent = q["agent"].as_str().expect("query.agent");
-        let url = q["url"].as_str().expect("query.url");
-        if !robots.contains_key(agent) {
-            let robot = Robot::new(agent, body).map_err(|e| format!("anyhow::Error: {e:#}"))?;
-            robots.insert(agent, robot);
-        }
-        let allowed = robots[agent].allowed(url);
-        results.push(if allowed { "allowed" } else { "disallowed" });
-    }
-    Ok(results)
-}
 
 fn main() {
     let stdin = std::io::stdin();
@@ -51,9 +32,17 @@ fn main() {
                 let body = base64::engine::general_purpose::STANDARD
                     .decode(b64)
                     .expect("robots_b64 is base64");
-                let queries = msg["queries"].as_array().expect("queries");
-                match check(&body, queries) {
-                    Ok(results) => json!({"id": id, "results": results}),
+                let queries: Vec<(&str, &str)> = msg["queries"]
+                    .as_array()
+                    .expect("queries")
+                    .iter()
+                    .map(|q| {
+                        let agent = q["agent"].as_str().expect("query.agent");
+                        (agent, q["path"].as_str().expect("query.path"))
+                    })
+                    .collect();
+                match check(&body, &queries) {
+                    Ok(allowed) => json!({"id": id, "results": verdicts(&allowed)}),
                     Err(error) => json!({"id": id, "error": error}),
                 }
             }
@@ -65,11 +54,7 @@ fn main() {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn version_matches_cargo_toml() {
-        let pin = format!("texting_robots = \"={}\"", super::PARSER_VERSION);
-        assert!(include_str!("../Cargo.toml").contains(&pin));
-    }
+fn verdicts(allowed: &[bool]) -> Vec<&'static str> {
+    let verdict = |&a: &bool| if a { "allowed" } else { "disallowed" };
+    allowed.iter().map(verdict).collect()
 }

@@ -11,8 +11,10 @@
 //! leaves `.installing` in the cache folder; the next install says so and runs the unfinished
 //! steps again over what is there, removing nothing else.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 
 use super::manifest::{Adapter, SetupStep};
 use crate::cache::InstallLock;
@@ -46,16 +48,7 @@ pub fn availability(adapter: &Adapter) -> Availability {
         }
     }
     if let Some(probe) = &adapter.manifest.probe {
-        let ok = probe.split_first().is_some_and(|(program, args)| {
-            Command::new(program)
-                .args(args)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|s| s.success())
-        });
-        if !ok {
+        if !probe_passes(probe) {
             return Availability::Unavailable(format!(
                 "the probe `{}` failed{hint}",
                 probe.join(" ")
@@ -67,6 +60,28 @@ pub fn availability(adapter: &Adapter) -> Availability {
     } else {
         Availability::NeedsSetup
     }
+}
+
+/// Runs a probe once per process: it starts an interpreter, and its answer does not change while
+/// a command runs (choosing adapters, then starting them, both ask).
+fn probe_passes(probe: &[String]) -> bool {
+    static PROBED: Mutex<BTreeMap<Vec<String>, bool>> = Mutex::new(BTreeMap::new());
+    if let Some(known) = PROBED.lock().ok().and_then(|p| p.get(probe).copied()) {
+        return known;
+    }
+    let passes = probe.split_first().is_some_and(|(program, args)| {
+        Command::new(program)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if let Ok(mut probed) = PROBED.lock() {
+        probed.insert(probe.to_vec(), passes);
+    }
+    passes
 }
 
 /// Runs every setup step not yet done (all of them with `force`), reporting each by `log`, under

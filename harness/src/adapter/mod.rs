@@ -4,6 +4,7 @@
 //! adapter's cache; [`process`] drives the running process as an [`Engine`]. The harness knows
 //! nothing of any one parser: everything parser-specific is in the adapter's folder.
 
+pub mod check;
 pub mod holders;
 pub mod install;
 pub mod manifest;
@@ -13,7 +14,7 @@ use std::path::Path;
 
 pub use install::{availability, Availability};
 pub use manifest::{discover, Adapter, Manifest};
-pub use process::{AdapterProcess, Limits};
+pub use process::{AdapterProcess, Direction, Limits, Transcript};
 
 use crate::cache::Places;
 use crate::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
@@ -34,19 +35,89 @@ pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box
     let unavailable = |reason: String| -> Box<dyn Engine> {
         Box::new(Unavailable::new(handshake_of(&adapter.manifest), reason))
     };
-    match availability(adapter) {
-        Availability::Unavailable(reason) => return unavailable(reason),
-        Availability::NeedsSetup => {
-            if let Err(reason) = install::install(adapter, false, log) {
-                return unavailable(format!("install failed: {reason}"));
-            }
-        }
-        Availability::Ready => {}
+    if let Err(reason) = prepare(adapter, log) {
+        return unavailable(reason);
     }
     match AdapterProcess::start(adapter.argv(), limits) {
-        Ok(process) => Box::new(process),
+        Ok(process) => match disagreement(&adapter.manifest, process.handshake()) {
+            Some(why) => unavailable(format!("{}: {why}", Fault::ProtocolError.as_str())),
+            None => Box::new(process),
+        },
         Err(failure) => unavailable(format!("{}: {}", failure.fault.as_str(), failure.detail)),
     }
+}
+
+/// Makes an adapter ready to start: installs its setup steps when they are missing. The error
+/// says why it cannot run.
+pub fn prepare(adapter: &Adapter, log: &mut dyn FnMut(&str)) -> Result<(), String> {
+    match availability(adapter) {
+        Availability::Unavailable(reason) => Err(reason),
+        Availability::NeedsSetup => install::install(adapter, false, log)
+            .map_err(|reason| format!("install failed: {reason}")),
+        Availability::Ready => Ok(()),
+    }
+}
+
+/// Starts every adapter side by side (each waits on its own process's handshake), in order.
+pub fn open_all(
+    adapters: &[Adapter],
+    limits: Limits,
+    log: &(dyn Fn(&str) + Sync),
+) -> Vec<Box<dyn Engine>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = adapters
+            .iter()
+            .map(|adapter| scope.spawn(move || open(adapter, limits, &mut |line| log(line))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("starting an adapter panicked"))
+            .collect()
+    })
+}
+
+/// Stops every engine side by side: each waits for its process to exit, so one after another
+/// a dozen would add up their waits.
+pub fn stop_all(engines: Vec<Box<dyn Engine>>) {
+    std::thread::scope(|scope| {
+        for engine in engines {
+            scope.spawn(move || drop(engine));
+        }
+    });
+}
+
+/// [`availability`] of every adapter, side by side: a probe starts an interpreter.
+pub fn availabilities(adapters: &[Adapter]) -> Vec<Availability> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = adapters
+            .iter()
+            .map(|adapter| scope.spawn(move || availability(adapter)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("probing an adapter panicked"))
+            .collect()
+    })
+}
+
+/// Where an adapter's hello contradicts its `adapter.yaml` on name or profile, naming both values:
+/// a run must not score a parser under a profile it was not meant to be scored under, nor file its
+/// results under another adapter's name.
+pub fn disagreement(manifest: &Manifest, hello: &Handshake) -> Option<String> {
+    let mut differences = Vec::new();
+    if hello.name != manifest.name {
+        differences.push(format!(
+            "name `{}` in its hello but `{}` in adapter.yaml",
+            hello.name, manifest.name
+        ));
+    }
+    if hello.profile != manifest.profile {
+        differences.push(format!(
+            "profile `{}` in its hello but `{}` in adapter.yaml",
+            hello.profile, manifest.profile
+        ));
+    }
+    (!differences.is_empty()).then(|| differences.join("; "))
 }
 
 /// Starts an adapter that is only a command (`--adapter-cmd "python3 my_adapter.py"`).

@@ -66,19 +66,49 @@ pub struct AdapterProcess {
     live: Option<Live>,
     consecutive_faults: usize,
     broken: Option<String>,
+    transcript: Option<Transcript>,
+}
+
+/// Every line sent to an adapter and read from it, in order, across restarts: what a test
+/// checks the protocol's messages against.
+#[derive(Debug, Clone, Default)]
+pub struct Transcript(Arc<Mutex<Vec<TranscriptLine>>>);
+
+/// One line of a [`Transcript`], without its `\n`.
+pub type TranscriptLine = (Direction, Vec<u8>);
+
+/// Which way a line of a [`Transcript`] went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    ToAdapter,
+    FromAdapter,
+}
+
+impl Transcript {
+    fn record(&self, direction: Direction, line: &[u8]) {
+        if let Ok(mut lines) = self.0.lock() {
+            lines.push((direction, line.to_vec()));
+        }
+    }
+
+    /// The lines so far.
+    pub fn lines(&self) -> Vec<TranscriptLine> {
+        self.0.lock().map(|l| l.clone()).unwrap_or_default()
+    }
 }
 
 /// The process and the threads that talk to it.
-struct Live {
+pub(crate) struct Live {
     child: Child,
     requests: mpsc::Sender<Vec<u8>>,
     lines: Receiver<ReadEvent>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    transcript: Option<Transcript>,
     /// Registered for the interrupt handler, which stops it if the run is interrupted.
     running: Running,
 }
 
-enum ReadEvent {
+pub(crate) enum ReadEvent {
     Line(Vec<u8>),
     TooLong,
     Closed,
@@ -102,7 +132,16 @@ struct WireQuery<'a> {
 impl AdapterProcess {
     /// Starts `argv` and performs the handshake. An error here means the adapter is unavailable.
     pub fn start(argv: Vec<String>, limits: Limits) -> Result<AdapterProcess, Failure> {
-        let (live, handshake) = Live::start(&argv, limits.start_timeout)?;
+        AdapterProcess::start_recorded(argv, limits, None)
+    }
+
+    /// As [`AdapterProcess::start`], recording every line both ways into `transcript`.
+    pub fn start_recorded(
+        argv: Vec<String>,
+        limits: Limits,
+        transcript: Option<Transcript>,
+    ) -> Result<AdapterProcess, Failure> {
+        let (live, handshake) = Live::start(&argv, limits.start_timeout, transcript.clone())?;
         Ok(AdapterProcess {
             argv,
             limits,
@@ -110,12 +149,17 @@ impl AdapterProcess {
             live: Some(live),
             consecutive_faults: 0,
             broken: None,
+            transcript,
         })
     }
 
     fn exchange(&mut self, id: &str, request: &[u8], queries: usize) -> Result<Reply, Failure> {
         if self.live.is_none() {
-            let (live, _) = Live::start(&self.argv, self.limits.start_timeout)?;
+            let (live, _) = Live::start(
+                &self.argv,
+                self.limits.start_timeout,
+                self.transcript.clone(),
+            )?;
             self.live = Some(live);
         }
         let live = self.live.as_mut().expect("started above");
@@ -145,7 +189,7 @@ impl Engine for AdapterProcess {
                 .map(|q| WireQuery {
                     agent: &q.agent,
                     path: &q.path,
-                    url: format!("http://example.com{}", q.path),
+                    url: crate::local_url::full_url(&q.path),
                 })
                 .collect(),
         };
@@ -181,7 +225,7 @@ impl Engine for AdapterProcess {
 impl Drop for AdapterProcess {
     fn drop(&mut self) {
         if let Some(mut live) = self.live.take() {
-            let _ = live.requests.send(br#"{"type":"stop"}"#.to_vec());
+            live.send(br#"{"type":"stop"}"#);
             let deadline = Instant::now() + Duration::from_millis(500);
             while Instant::now() < deadline {
                 if let Ok(Some(_)) = live.child.try_wait() {
@@ -195,7 +239,38 @@ impl Drop for AdapterProcess {
 }
 
 impl Live {
-    fn start(argv: &[String], timeout: Duration) -> Result<(Live, Handshake), Failure> {
+    fn start(
+        argv: &[String],
+        timeout: Duration,
+        transcript: Option<Transcript>,
+    ) -> Result<(Live, Handshake), Failure> {
+        let mut live = Live::spawn(argv, transcript)?;
+        let hello = format!(r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#);
+        let answer = match live.ask(hello.as_bytes(), timeout) {
+            Ok(answer) => answer,
+            Err(failure) => {
+                live.kill();
+                return Err(failure);
+            }
+        };
+        match serde_json::from_slice::<Handshake>(&answer) {
+            Ok(handshake) => Ok((live, handshake)),
+            Err(e) => {
+                let failure = live.failure(
+                    Fault::ProtocolError,
+                    format!(
+                        "bad handshake ({e}): {}",
+                        String::from_utf8_lossy(&answer[..answer.len().min(300)])
+                    ),
+                );
+                live.kill();
+                Err(failure)
+            }
+        }
+    }
+
+    /// Starts `argv` with its threads, before any message.
+    pub(crate) fn spawn(argv: &[String], transcript: Option<Transcript>) -> Result<Live, Failure> {
         let (program, args) = argv.split_first().ok_or_else(|| Failure {
             fault: Fault::Unavailable,
             detail: "the run command is empty".to_owned(),
@@ -227,40 +302,40 @@ impl Live {
         thread::spawn(move || keep_tail(stderr_pipe, tail));
         let (requests, request_rx) = mpsc::channel();
         thread::spawn(move || write_lines(stdin, request_rx));
-        let mut live = Live {
+        Ok(Live {
             child,
             requests,
             lines,
             stderr,
+            transcript,
             running,
-        };
-        let hello = format!(r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#);
-        let answer = match live.ask(hello.as_bytes(), timeout) {
-            Ok(answer) => answer,
-            Err(failure) => {
-                live.kill();
-                return Err(failure);
-            }
-        };
-        match serde_json::from_slice::<Handshake>(&answer) {
-            Ok(handshake) => Ok((live, handshake)),
-            Err(e) => {
-                let failure = live.failure(
-                    Fault::ProtocolError,
-                    format!(
-                        "bad handshake ({e}): {}",
-                        String::from_utf8_lossy(&answer[..answer.len().min(300)])
-                    ),
-                );
-                live.kill();
-                Err(failure)
-            }
+        })
+    }
+
+    /// Sends one line; false when the writer has stopped (the process closed its input).
+    pub(crate) fn send(&mut self, request: &[u8]) -> bool {
+        if let Some(transcript) = &self.transcript {
+            transcript.record(Direction::ToAdapter, request);
         }
+        self.requests.send(request.to_vec()).is_ok()
+    }
+
+    /// The next thing read from stdout, waiting at most `timeout`; `None` when nothing came.
+    pub(crate) fn next_line(&mut self, timeout: Duration) -> Option<ReadEvent> {
+        let event = match self.lines.recv_timeout(timeout) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Disconnected) => ReadEvent::Closed,
+            Err(RecvTimeoutError::Timeout) => return None,
+        };
+        if let (ReadEvent::Line(line), Some(transcript)) = (&event, &self.transcript) {
+            transcript.record(Direction::FromAdapter, line);
+        }
+        Some(event)
     }
 
     /// Sends one line and waits for one line back.
-    fn ask(&mut self, request: &[u8], timeout: Duration) -> Result<Vec<u8>, Failure> {
-        if self.requests.send(request.to_vec()).is_err() {
+    pub(crate) fn ask(&mut self, request: &[u8], timeout: Duration) -> Result<Vec<u8>, Failure> {
+        if !self.send(request) {
             return Err(self.failure(Fault::Crash, "its standard input is closed".to_owned()));
         }
         let deadline = Instant::now() + timeout;
@@ -269,27 +344,27 @@ impl Live {
             let slice = deadline
                 .saturating_duration_since(Instant::now())
                 .min(EXIT_POLL);
-            match self.lines.recv_timeout(slice) {
-                Ok(ReadEvent::Line(line)) => return Ok(line),
-                Ok(ReadEvent::TooLong) => {
+            match self.next_line(slice) {
+                Some(ReadEvent::Line(line)) => return Ok(line),
+                Some(ReadEvent::TooLong) => {
                     return Err(self.failure(
                         Fault::ProtocolError,
                         format!("a line longer than {MAX_LINE} bytes"),
                     ))
                 }
-                Ok(ReadEvent::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Some(ReadEvent::Closed) => {
                     let status = self.exit_status(Duration::from_millis(500));
                     return Err(
                         self.failure(Fault::Crash, format!("it closed its output ({status})"))
                     );
                 }
-                Err(RecvTimeoutError::Timeout) if Instant::now() >= deadline => {
+                None if Instant::now() >= deadline => {
                     return Err(self.failure(
                         Fault::Timeout,
                         format!("no answer within {:.1} s", timeout.as_secs_f64()),
                     ))
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                None => {}
             }
             // The process may have exited while something it started keeps its output open:
             // no end of output comes then, so its exit is the crash.
@@ -311,18 +386,24 @@ impl Live {
     }
 
     fn exit_status(&mut self, wait: Duration) -> String {
+        self.wait_exit(wait)
+            .map_or_else(|| "still running".to_owned(), |status| status.to_string())
+    }
+
+    /// How the process ended, if it ends within `wait`.
+    pub(crate) fn wait_exit(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + wait;
         loop {
             match self.child.try_wait() {
-                Ok(Some(status)) => return status.to_string(),
+                Ok(Some(status)) => return Some(status),
                 Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => return "still running".to_owned(),
+                _ => return None,
             }
         }
     }
 
     /// A failure whose detail ends with the tail of the adapter's stderr.
-    fn failure(&self, fault: Fault, what: String) -> Failure {
+    pub(crate) fn failure(&self, fault: Fault, what: String) -> Failure {
         // Give the stderr thread a moment to collect what the process printed last.
         thread::sleep(Duration::from_millis(20));
         let tail = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
@@ -336,7 +417,7 @@ impl Live {
     }
 
     /// Kills the whole process group and reaps the child: no zombie is left behind.
-    fn kill(mut self) {
+    pub(crate) fn kill(mut self) {
         signals::stop(self.running);
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -417,7 +498,7 @@ fn write_lines(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>) {
 }
 
 /// Checks one answer line against the protocol.
-fn parse_reply(line: &[u8], id: &str, queries: usize) -> Result<Reply, String> {
+pub(crate) fn parse_reply(line: &[u8], id: &str, queries: usize) -> Result<Reply, String> {
     let shown = || String::from_utf8_lossy(&line[..line.len().min(300)]).into_owned();
     let value: Value =
         serde_json::from_slice(line).map_err(|e| format!("not JSON ({e}): {}", shown()))?;

@@ -41,6 +41,7 @@ enum Action {
         #[arg(long)]
         force: bool,
     },
+    Check(super::adapters_check::Args),
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
@@ -58,6 +59,9 @@ pub fn execute(args: Args) -> Result<Exit, String> {
                 select.adapters = names;
             }
             install_all(&select, force)
+        }
+        Action::Check(check) => {
+            super::adapters_check::execute(check, select.adapters_dir, select.cache_dir)
         }
     }
 }

@@ -1,8 +1,10 @@
 //! Subcommands of the `robotstxt-test` binary.
 
 mod adapters;
+mod adapters_check;
 mod cases;
 mod check;
+mod compare;
 mod corpus;
 mod fuzz;
 mod gate;
@@ -50,6 +52,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Check(check::Args),
+    Compare(compare::Args),
     Run(run::Args),
     Report(report::Args),
     Adapters(adapters::Args),
@@ -62,6 +65,7 @@ enum Command {
 pub fn execute(cli: Cli) -> Result<Exit, String> {
     match cli.command {
         Command::Check(args) => check::execute(args),
+        Command::Compare(args) => compare::execute(args),
         Command::Run(args) => run::execute(args),
         Command::Report(args) => report::execute(args),
         Command::Adapters(args) => adapters::execute(args),

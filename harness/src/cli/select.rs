@@ -113,8 +113,9 @@ impl AdapterArgs {
                 if name == "all" {
                     let all = adapter::manifest::discover_at(&source.dir, &source.places)
                         .map_err(|e| e.to_string())?;
-                    for adapter in all {
-                        match adapter::availability(&adapter) {
+                    let availabilities = adapter::availabilities(&all);
+                    for (adapter, availability) in all.into_iter().zip(availabilities) {
+                        match availability {
                             adapter::Availability::Unavailable(why) if only_available => {
                                 eprintln!("note: skipping {}: {why}", adapter.name());
                             }
@@ -155,13 +156,11 @@ impl AdapterArgs {
             ProgressStyle::with_template("{spinner} starting adapters {pos}/{len} {wide_msg}")
                 .expect("valid template"),
         );
-        let mut engines = Vec::new();
-        for adapter in &manifests {
-            bar.set_message(adapter.name().to_owned());
-            let engine = adapter::open(adapter, limits, &mut |line| bar.println(line));
-            engines.push((engine, Some(adapter.dir.clone())));
-            bar.inc(1);
-        }
+        // Side by side: starting a dozen interpreters one after another would cost seconds.
+        let started = adapter::open_all(&manifests, limits, &|line| bar.println(line));
+        bar.inc(manifests.len() as u64);
+        let dirs = manifests.iter().map(|a| Some(a.dir.clone()));
+        let mut engines: Vec<Opened> = started.into_iter().zip(dirs).collect();
         for cmd in &self.adapter_cmds {
             if cmd.ends_with("adapter.yaml") && Path::new(cmd).is_file() {
                 continue;

@@ -55,7 +55,7 @@ impl FileMarks {
         }
     }
 
-    fn describe(self) -> Vec<&'static str> {
+    pub fn describe(self) -> Vec<&'static str> {
         [
             (self.lone_cr, "lone CR line endings"),
             (self.bom, "byte-order mark"),

@@ -1,7 +1,8 @@
 """A misbehaving adapter for the harness's own tests: one mode per fault.
 
-Usage: chaos.py MODE. It speaks the protocol correctly (answering "allowed" to every query)
-until a check's robots.txt body contains the word FAULT; then it commits the fault of its mode.
+Usage: chaos.py MODE [always]. It speaks the protocol correctly (answering "allowed" to every
+query) until a check's robots.txt body contains the word FAULT (or, with `always`, on every check);
+then it commits the fault of its mode.
 """
 import base64
 import json
@@ -10,6 +11,7 @@ import sys
 import time
 
 MODE = sys.argv[1]
+ALWAYS = sys.argv[2:] == ["always"]
 
 if MODE == "slow-start":
     time.sleep(1.5)
@@ -30,7 +32,7 @@ for line in sys.stdin:
         break
     body = base64.b64decode(request["robots_b64"])
     queries = request["queries"]
-    if b"FAULT" in body:
+    if b"FAULT" in body or ALWAYS:
         sys.stderr.write("chaos: committing fault %s\n" % MODE)
         sys.stderr.flush()
         if MODE == "hang":

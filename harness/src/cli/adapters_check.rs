@@ -1,0 +1,104 @@
+//! `robotstxt-test adapters check`: does an adapter speak the protocol? For adapter authors,
+//! before a first run.
+
+use std::time::Duration;
+
+use robotstxt_test::adapter::check::{check, Finding, Status};
+use robotstxt_test::adapter::{self, Limits};
+
+use super::select::AdapterArgs;
+use super::Exit;
+
+/// Check that an adapter speaks protocol v1, in a few seconds: the handshake, answer count and
+/// order, refused bodies, binary and 1 MB bodies, a clean stop, nothing else on stdout.
+///
+/// Prints each check; a failure quotes what the adapter sent and names the section of
+/// adapters/PROTOCOL.md it breaks. Exit codes: 0 every check passed; 1 one failed; 2 usage error;
+/// 3 the adapter could not be made ready (missing interpreter, failed install).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Seconds the adapter may take to answer one message.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    timeout: f64,
+    /// The adapter under the adapters folder, by name.
+    #[arg(long = "adapter", value_name = "NAME", conflicts_with = "adapter_cmd")]
+    adapter: Option<String>,
+    /// An adapter outside this repository: a command (split like a shell would, but run without
+    /// one), or the path of an `adapter.yaml`.
+    #[arg(
+        long = "adapter-cmd",
+        value_name = "CMD",
+        required_unless_present = "adapter"
+    )]
+    adapter_cmd: Option<String>,
+}
+
+pub fn execute(
+    args: Args,
+    adapters_dir: Option<std::path::PathBuf>,
+    cache_dir: Option<std::path::PathBuf>,
+) -> Result<Exit, String> {
+    let select = AdapterArgs {
+        adapters: args.adapter.iter().cloned().collect(),
+        adapter_cmds: args.adapter_cmd.iter().cloned().collect(),
+        adapters_dir,
+        cache_dir,
+        timeout: args.timeout,
+    };
+    let limits = Limits {
+        start_timeout: Duration::from_secs(30),
+        ..select.limits()?
+    };
+    let manifests = select.manifests(false)?;
+    let (argv, manifest, shown) = match manifests.first() {
+        Some(adapter) => {
+            if let Err(why) = adapter::prepare(adapter, &mut |line| eprintln!("  {line}")) {
+                eprintln!("{}: cannot run: {why}", adapter.name());
+                return Ok(Exit::Unavailable);
+            }
+            (
+                adapter.argv(),
+                Some(&adapter.manifest),
+                adapter.name().to_owned(),
+            )
+        }
+        None => {
+            let cmd = args.adapter_cmd.unwrap_or_default();
+            let argv = shlex::split(&cmd)
+                .filter(|argv| !argv.is_empty())
+                .ok_or_else(|| format!("--adapter-cmd {cmd:?}: cannot split into arguments"))?;
+            (argv, None, cmd)
+        }
+    };
+    println!("checking {shown} against adapters/PROTOCOL.md (protocol 1)");
+    let findings = check(&argv, manifest, limits);
+    for finding in &findings {
+        print!("{}", show(finding));
+    }
+    let count = |status| findings.iter().filter(|f| f.status == status).count();
+    let failed = count(Status::Failed);
+    println!(
+        "{} passed, {failed} failed, {} not applicable",
+        count(Status::Passed),
+        count(Status::NotApplicable)
+    );
+    Ok(if failed == 0 {
+        Exit::Ok
+    } else {
+        Exit::Failures
+    })
+}
+
+fn show(finding: &Finding) -> String {
+    match finding.status {
+        Status::Passed => format!("  ok    {}: {}\n", finding.what, finding.message),
+        Status::NotApplicable => format!("  n/a   {}: {}\n", finding.what, finding.message),
+        Status::Failed => {
+            let message = finding.message.replace('\n', "\n          ");
+            format!(
+                "  FAIL  {}\n        {message}\n        breaks adapters/PROTOCOL.md, section \"{}\"\n",
+                finding.what, finding.section
+            )
+        }
+    }
+}

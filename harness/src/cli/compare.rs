@@ -1,0 +1,125 @@
+//! `robotstxt-test compare`: one robots.txt asked of every parser, side by side with the reference.
+
+use std::path::PathBuf;
+
+use robotstxt_test::adapter;
+use robotstxt_test::compare::{render, Comparison};
+use robotstxt_test::engine::Query;
+use robotstxt_test::local_url;
+
+use super::check::read_body;
+use super::select::AdapterArgs;
+use super::Exit;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// An aligned table, the reference's explanations and where adapters differ.
+    Human,
+    /// One JSON document.
+    Json,
+    /// The same as Markdown, for a bug report or a CI job summary.
+    Markdown,
+}
+
+/// How will different parsers read this robots.txt? One table: a row per query (agent × path), a
+/// column per adapter.
+///
+/// Each answer is judged against the reference under the profile its adapter claims: a cell that
+/// differs is marked `✗`, and one whose decision rests on a point that profile leaves open is
+/// marked `~` (not scored). Under the table: the reference's explanation under both profiles,
+/// and for each differing cell the open point or the clause involved.
+///
+/// Exit codes: 0 every scored cell agrees; 1 one differs; 2 usage or input error; 3 an adapter
+/// unavailable or broken.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("where").required(true).multiple(true).args(["paths", "urls"])))]
+pub struct Args {
+    /// The robots.txt file (`-` reads standard input).
+    #[arg(long, value_name = "FILE")]
+    robots: PathBuf,
+    /// A local URL to ask about: a path starting with `/`, with an optional `?query`. Repeatable.
+    #[arg(long = "path", value_name = "PATH")]
+    paths: Vec<String>,
+    /// A full URL to ask about; its path and query are asked, as `run` asks a case's path.
+    /// Repeatable.
+    #[arg(long = "url", value_name = "URL")]
+    urls: Vec<String>,
+    /// The robot's name, as the robot gives it. Repeatable. Default: `FooBot`.
+    #[arg(long = "agent", value_name = "NAME")]
+    agents: Vec<String>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Adapters to ask (default: `--adapter all`).
+    #[command(flatten)]
+    select: AdapterArgs,
+}
+
+pub fn execute(mut args: Args) -> Result<Exit, String> {
+    let queries = queries(&args)?;
+    let body = read_body(&args.robots)?;
+    if !args.select.any() {
+        args.select.adapters.push("all".to_owned());
+    }
+    let mut engines = args.select.open(true)?;
+    if engines.is_empty() {
+        return Err(format!(
+            "no adapter to compare in {}",
+            args.select.source()?.shown
+        ));
+    }
+    let comparison = Comparison::new(&body, queries, &mut engines);
+    adapter::stop_all(engines);
+    print!(
+        "{}",
+        match args.format {
+            Format::Human => render::human(&comparison),
+            Format::Markdown => render::markdown(&comparison),
+            Format::Json => {
+                let json = serde_json::to_string_pretty(&render::json(&comparison));
+                json.map_err(|e| e.to_string())? + "\n"
+            }
+        }
+    );
+    let tally = comparison.tally();
+    Ok(if tally.broken > 0 {
+        Exit::Unavailable
+    } else if tally.differ > 0 {
+        Exit::Failures
+    } else {
+        Exit::Ok
+    })
+}
+
+/// Every agent with every path, in the order given (`--path`s, then `--url`s).
+fn queries(args: &Args) -> Result<Vec<Query>, String> {
+    let mut paths = Vec::new();
+    for path in &args.paths {
+        local_url::check_local(path).map_err(|e| format!("--path: {e}"))?;
+        paths.push(path.clone());
+    }
+    for url in &args.urls {
+        paths.push(local_url::from_full_url(url).map_err(|e| format!("--url: {e}"))?);
+    }
+    let agents = if args.agents.is_empty() {
+        vec!["FooBot".to_owned()]
+    } else {
+        args.agents.clone()
+    };
+    if let Some(bad) = agents
+        .iter()
+        .find(|a| a.is_empty() || a.chars().any(char::is_control))
+    {
+        return Err(format!(
+            "--agent {bad:?} must be non-empty, without control characters"
+        ));
+    }
+    Ok(agents
+        .iter()
+        .flat_map(|agent| {
+            paths.iter().map(|path| Query {
+                agent: agent.clone(),
+                path: path.clone(),
+            })
+        })
+        .collect())
+}

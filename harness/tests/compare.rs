@@ -1,0 +1,217 @@
+//! `robotstxt-test compare`: one body across parsers, on bodies where parsers are known to
+//! disagree (CR-only line endings, Allow precedence), with every exit code.
+
+mod common;
+
+use std::path::Path;
+
+use common::{run_binary, Scratch};
+use serde_json::Value;
+
+/// CR-only line endings, and an Allow line that only RFC 9309 reads.
+const CR_AND_ALLOW: &[u8] = b"User-agent: *\rDisallow: /private\rAllow: /private/ok\r";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+}
+
+fn compare(dir: &Path, body: &[u8], args: &[&str]) -> common::Output {
+    std::fs::write(dir.join("robots.txt"), body).unwrap();
+    let adapters = root().join("adapters");
+    let adapters = adapters.to_str().unwrap();
+    let mut all = vec![
+        "compare",
+        "--robots",
+        "robots.txt",
+        "--adapters-dir",
+        adapters,
+    ];
+    all.extend_from_slice(args);
+    run_binary(dir, &all)
+}
+
+fn column<'a>(document: &'a Value, name: &str) -> &'a Value {
+    document["adapters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == name)
+        .unwrap_or_else(|| panic!("no column {name}: {document}"))
+}
+
+/// The Rust adapters: they build with the workspace, so every machine that runs the tests has them.
+const RUST_ADAPTERS: [&str; 8] = [
+    "--adapter",
+    "reference",
+    "--adapter",
+    "rust-robotparser",
+    "--adapter",
+    "rust-robotstxt",
+    "--adapter",
+    "rust-texting-robots",
+];
+
+#[test]
+fn parsers_that_split_lines_differently_are_marked_with_the_clause() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = RUST_ADAPTERS.to_vec();
+    args.extend([
+        "--path",
+        "/private/x",
+        "--url",
+        "https://www.example.org/private/ok#top",
+    ]);
+    args.extend(["--format", "json"]);
+    let out = compare(dir.path(), CR_AND_ALLOW, &args);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let document: Value = serde_json::from_str(&out.stdout).unwrap();
+    let paths: Vec<&str> = document["queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        ["/private/x", "/private/ok"],
+        "the URL's path, fragment dropped"
+    );
+    let reference = &document["queries"][1]["reference"];
+    assert_eq!(reference["norobots-1994"]["verdict"], "disallowed");
+    assert_eq!(reference["rfc9309"]["verdict"], "allowed");
+    assert!(reference["rfc9309"]["explanation"]
+        .as_str()
+        .unwrap()
+        .contains("Allow `/private/ok` (line 3)"));
+    // robotparser reads no lone CR as a line end: the whole file is one User-agent line.
+    let robotparser = column(&document, "rust-robotparser");
+    assert_eq!(robotparser["judged_under"], "norobots-1994");
+    let cell = &robotparser["cells"][0];
+    assert_eq!(
+        (&cell["answer"], &cell["mark"]),
+        (&"allowed".into(), &"differs".into())
+    );
+    let clause = cell["clause"].as_str().unwrap();
+    assert!(clause.contains("Disallow `/private` (line 2)"), "{clause}");
+    // robotstxt claims RFC 9309: its `allowed` for the Allow line agrees under that profile.
+    let robotstxt = column(&document, "rust-robotstxt");
+    assert_eq!(robotstxt["judged_under"], "rfc9309");
+    assert_eq!(robotstxt["cells"][1]["answer"], "allowed");
+    assert_eq!(robotstxt["cells"][1]["mark"], "agrees");
+    let reference_adapter = column(&document, "reference");
+    assert!(reference_adapter["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["mark"] == "agrees"));
+    assert_eq!(document["file"][0], "lone CR line endings");
+}
+
+#[test]
+fn the_human_table_marks_cells_and_explains_under_both_profiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = RUST_ADAPTERS.to_vec();
+    args.extend([
+        "--path",
+        "/private/ok",
+        "--agent",
+        "FooBot",
+        "--agent",
+        "BarBot/1.0",
+    ]);
+    let out = compare(dir.path(), CR_AND_ALLOW, &args);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(lines[0].starts_with("query") && lines[0].contains("rust-robotparser"));
+    assert!(lines[1].starts_with("FooBot /private/ok") && lines[1].contains("allowed ✗"));
+    assert!(lines[2].starts_with("BarBot/1.0 /private/ok"));
+    for needed in [
+        "The reference's explanation:",
+        "disallowed: norobots-1994: robot name `foobot`",
+        "allowed: rfc9309: robot name `foobot`",
+        "The file has: lone CR line endings",
+        "rust-robotparser (norobots-1994), FooBot /private/ok: allowed; settled by Disallow",
+    ] {
+        assert!(
+            out.stdout.contains(needed),
+            "no {needed:?} in\n{}",
+            out.stdout
+        );
+    }
+    let markdown = compare(
+        dir.path(),
+        CR_AND_ALLOW,
+        &[&args[..], &["--format", "markdown"]].concat(),
+    );
+    assert!(
+        markdown
+            .stdout
+            .starts_with("| query | reference norobots-1994 |"),
+        "{}",
+        markdown.stdout
+    );
+    assert!(markdown.stdout.contains("**Where adapters differ**"));
+}
+
+#[test]
+fn an_open_point_is_marked_and_not_scored() {
+    let scratch = Scratch::new("cases: []\n");
+    let fake = scratch.fake_cmd("");
+    // A byte-order mark before the record: whether the record names the robot is left open.
+    let body = b"\xEF\xBB\xBFUser-agent: FooBot\nDisallow: /a\n";
+    let args = [
+        "--adapter-cmd",
+        fake.as_str(),
+        "--path",
+        "/a",
+        "--format",
+        "json",
+    ];
+    let out = compare(scratch.dir.path(), body, &args);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let document: Value = serde_json::from_str(&out.stdout).unwrap();
+    let cell = &document["adapters"][0]["cells"][0];
+    assert_eq!(cell["answer"], "allowed");
+    assert_eq!(cell["mark"], "open");
+    assert_eq!(cell["differs"], true);
+    assert_eq!(cell["open_points"][0], "byte-order-mark");
+    let human = compare(scratch.dir.path(), body, &args[..4]);
+    assert!(human.stdout.contains("allowed ~"), "{}", human.stdout);
+    assert!(human.stdout.contains("on open point(s) byte-order-mark"));
+}
+
+#[test]
+fn exit_codes_agree_input_and_broken() {
+    let scratch = Scratch::new("cases: []\n");
+    let dir = scratch.dir.path();
+    let fake = scratch.fake_cmd("");
+    let plain = b"User-agent: *\nDisallow: /private\n";
+    let agree = compare(dir, plain, &["--adapter-cmd", &fake, "--path", "/x"]);
+    assert_eq!(agree.code, 0, "{}{}", agree.stdout, agree.stderr);
+    let differ = compare(dir, plain, &["--adapter-cmd", &fake, "--path", "/private"]);
+    assert_eq!(differ.code, 1, "{}", differ.stdout);
+    for bad in [
+        vec!["--adapter-cmd", &fake, "--url", "/not/a/full/url"],
+        vec!["--adapter-cmd", &fake, "--path", "no-slash"],
+        vec!["--adapter-cmd", &fake],
+        vec!["--adapter", "no-such-adapter", "--path", "/x"],
+    ] {
+        let out = compare(dir, plain, &bad);
+        assert_eq!(out.code, 2, "{bad:?}: {}{}", out.stdout, out.stderr);
+    }
+    let missing = run_binary(dir, &["compare", "--robots", "nope.txt", "--path", "/x"]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("nope.txt"), "{}", missing.stderr);
+    let dead = compare(
+        dir,
+        plain,
+        &[
+            "--adapter-cmd",
+            "python3 -c 'raise SystemExit(1)'",
+            "--path",
+            "/x",
+        ],
+    );
+    assert_eq!(dead.code, 3, "{}{}", dead.stdout, dead.stderr);
+    assert!(dead.stdout.contains("unavailable"), "{}", dead.stdout);
+}
