@@ -19,6 +19,10 @@ pub struct Manifest {
     /// `norobots-1994`, `rfc9309` or `other`.
     pub profile: String,
     pub package: Package,
+    /// Other released versions of the same package, each run as its own adapter
+    /// `<name>@<version>` (see [`Adapter::load_versions`]).
+    #[serde(default)]
+    pub versions: Vec<String>,
     /// How the raw bytes reach the parser.
     pub input: String,
     /// Programs that must be on `PATH`.
@@ -33,7 +37,8 @@ pub struct Manifest {
     /// Written as single-key maps (`- python-venv: { packages: [...] }`).
     #[serde(default, with = "serde_yaml::with::singleton_map_recursive")]
     pub setup: Vec<SetupStep>,
-    /// The command, as an argv list with `{dir}`, `{cache}` and `{target}` placeholders.
+    /// The command, as an argv list with `{dir}`, `{cache}`, `{target}`, `{name}` and
+    /// `{version}` placeholders.
     pub run: Vec<String>,
 }
 
@@ -58,6 +63,44 @@ pub enum SetupStep {
     CargoBuild { package: String },
 }
 
+impl Manifest {
+    /// This manifest for one of its versions, under `name`: `{version}` filled in in `setup`
+    /// and `run`, `{name}` in `run`.
+    fn at_version(&self, name: &str, version: &str) -> Manifest {
+        let fill = |args: &[String]| -> Vec<String> {
+            args.iter()
+                .map(|a| a.replace("{version}", version).replace("{name}", name))
+                .collect()
+        };
+        let setup = self
+            .setup
+            .iter()
+            .map(|step| match step {
+                SetupStep::PythonVenv { packages } => SetupStep::PythonVenv {
+                    packages: fill(packages),
+                },
+                SetupStep::Npm { packages } => SetupStep::Npm {
+                    packages: fill(packages),
+                },
+                SetupStep::CargoBuild { package } => SetupStep::CargoBuild {
+                    package: package.clone(),
+                },
+            })
+            .collect();
+        Manifest {
+            name: name.to_owned(),
+            package: Package {
+                version: version.to_owned(),
+                ..self.package.clone()
+            },
+            versions: Vec::new(),
+            setup,
+            run: fill(&self.run),
+            ..self.clone()
+        }
+    }
+}
+
 /// A manifest and where it lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Adapter {
@@ -70,14 +113,27 @@ pub struct Adapter {
     pub target: PathBuf,
     /// The workspace root (where `cargo build` runs).
     pub workspace: PathBuf,
+    /// Its expectation file: `expectations.yaml` in its folder, `expectations@<version>.yaml`
+    /// for a version from `versions`.
+    pub expectations: PathBuf,
 }
 
 const PROFILES: [&str; 3] = ["norobots-1994", "rfc9309", "other"];
 const REGISTRIES: [&str; 6] = ["pypi", "npm", "crates.io", "debian", "stdlib", "workspace"];
 
 impl Adapter {
-    /// Loads `<dir>/adapter.yaml`. `workspace` is the root whose `target/` holds caches and builds.
+    /// Loads `<dir>/adapter.yaml` at its pinned version. `workspace` is the root whose `target/`
+    /// holds caches and builds.
     pub fn load(dir: &Path, workspace: &Path) -> Result<Adapter, LocatedError> {
+        let mut all = Adapter::load_versions(dir, workspace)?;
+        Ok(all.swap_remove(0))
+    }
+
+    /// Loads `<dir>/adapter.yaml` once per version: first the pinned `package.version` under
+    /// the manifest's name, then each of `versions` as `<name>@<version>`, with its own cache
+    /// and expectation file, and `{version}` in `setup` and `run` (and `{name}` in `run`)
+    /// filled in. One folder, one program: the versions cannot drift apart.
+    pub fn load_versions(dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, LocatedError> {
         let file = dir.join("adapter.yaml");
         let text = std::fs::read_to_string(&file)
             .map_err(|e| LocatedError::new(&file, None, format!("cannot read: {e}")))?;
@@ -120,16 +176,60 @@ impl Adapter {
         if manifest.run.is_empty() {
             return Err(field_error("run", "the command is empty".to_owned()));
         }
+        let mut seen = vec![manifest.package.version.as_str()];
+        for version in &manifest.versions {
+            if version.is_empty()
+                || version.contains(['/', '\\', '@'])
+                || seen.contains(&version.as_str())
+            {
+                return Err(field_error(
+                    "versions",
+                    format!(
+                        "`{version}` must be a version not listed yet, without `/`, `\\` or `@`"
+                    ),
+                ));
+            }
+            seen.push(version);
+        }
+        let uses_version = |args: &[String]| args.iter().any(|a| a.contains("{version}"));
+        let installs_version = manifest.setup.iter().any(|step| match step {
+            SetupStep::PythonVenv { packages } | SetupStep::Npm { packages } => {
+                uses_version(packages)
+            }
+            SetupStep::CargoBuild { .. } => false,
+        });
+        if !manifest.versions.is_empty() && !installs_version {
+            return Err(field_error(
+                "versions",
+                "a setup step must install `{version}`, or every version would run the same package".to_owned(),
+            ));
+        }
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)
             .unwrap_or_else(|| workspace.join("target"));
-        Ok(Adapter {
-            cache: target.join("adapters").join(&manifest.name),
-            dir: dir.to_owned(),
-            target,
-            workspace: workspace.to_owned(),
-            manifest,
-        })
+        let pinned = manifest.package.version.clone();
+        let versions = std::iter::once((
+            manifest.name.clone(),
+            pinned,
+            "expectations.yaml".to_owned(),
+        ))
+        .chain(manifest.versions.iter().map(|v| {
+            (
+                format!("{}@{v}", manifest.name),
+                v.clone(),
+                format!("expectations@{v}.yaml"),
+            )
+        }));
+        Ok(versions
+            .map(|(name, version, expectations)| Adapter {
+                cache: target.join("adapters").join(&name),
+                dir: dir.to_owned(),
+                target: target.clone(),
+                workspace: workspace.to_owned(),
+                expectations: dir.join(expectations),
+                manifest: manifest.at_version(&name, &version),
+            })
+            .collect())
     }
 
     /// The run command with its placeholders filled in.
@@ -155,7 +255,8 @@ impl Adapter {
     }
 }
 
-/// Every adapter folder (a sub-folder holding `adapter.yaml`) under `adapters_dir`, by name.
+/// Every adapter folder (a sub-folder holding `adapter.yaml`) under `adapters_dir`, by name, each
+/// folder's versions side by side.
 pub fn discover(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, LocatedError> {
     let entries = std::fs::read_dir(adapters_dir)
         .map_err(|e| LocatedError::new(adapters_dir, None, format!("cannot list adapters: {e}")))?;
@@ -164,7 +265,91 @@ pub fn discover(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, L
         .filter(|p| p.join("adapter.yaml").is_file())
         .collect();
     dirs.sort();
-    dirs.iter()
-        .map(|dir| Adapter::load(dir, workspace))
-        .collect()
+    let mut all = Vec::new();
+    for dir in &dirs {
+        all.extend(Adapter::load_versions(dir, workspace)?);
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = r#"name: node-x
+parser: x
+language: JavaScript
+homepage: https://example.org/x
+profile: rfc9309
+package: { name: x, version: "3.0.1", registry: npm }
+versions: ["2.1.1"]
+input: bytes
+setup:
+  - npm: { packages: ["x@{version}", "y@1.0"] }
+run: ["node", "{dir}/adapter.js", "{cache}/node_modules", "{name}"]
+"#;
+
+    fn folder(manifest: &str) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("node-x")).unwrap();
+        std::fs::write(root.path().join("node-x/adapter.yaml"), manifest).unwrap();
+        root
+    }
+
+    #[test]
+    fn every_version_is_its_own_adapter() {
+        let root = folder(MANIFEST);
+        let dir = root.path().join("node-x");
+        let all = Adapter::load_versions(&dir, root.path()).unwrap();
+        let names: Vec<&str> = all.iter().map(Adapter::name).collect();
+        assert_eq!(names, ["node-x", "node-x@2.1.1"]);
+        let older = &all[1];
+        assert_eq!(older.manifest.package.version, "2.1.1");
+        assert!(older.manifest.versions.is_empty());
+        assert_eq!(
+            older.manifest.setup,
+            [SetupStep::Npm {
+                packages: vec!["x@2.1.1".to_owned(), "y@1.0".to_owned()]
+            }]
+        );
+        assert!(older.cache.ends_with("adapters/node-x@2.1.1"));
+        assert_eq!(older.expectations, dir.join("expectations@2.1.1.yaml"));
+        assert_eq!(older.argv()[3], "node-x@2.1.1");
+        let pinned = Adapter::load(&dir, root.path()).unwrap();
+        assert_eq!(pinned, all[0]);
+        assert_eq!(pinned.expectations, dir.join("expectations.yaml"));
+        assert_eq!(pinned.argv()[3], "node-x");
+        assert!(pinned.argv()[2].ends_with("adapters/node-x/node_modules"));
+    }
+
+    #[test]
+    fn versions_must_install_and_differ() {
+        for (from, to, says) in [
+            (
+                "x@{version}",
+                "x@3.0.1",
+                "a setup step must install `{version}`",
+            ),
+            (
+                r#"["2.1.1"]"#,
+                r#"["2.1.1", "2.1.1"]"#,
+                "`2.1.1` must be a version not listed yet",
+            ),
+            (
+                r#"["2.1.1"]"#,
+                r#"["3.0.1"]"#,
+                "`3.0.1` must be a version not listed yet",
+            ),
+            (r#"["2.1.1"]"#, r#"["../2"]"#, "without `/`"),
+        ] {
+            let root = folder(&MANIFEST.replace(from, to));
+            let error = Adapter::load_versions(&root.path().join("node-x"), root.path())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.contains("adapter.yaml:7") && error.contains(says),
+                "{error}"
+            );
+        }
+    }
 }

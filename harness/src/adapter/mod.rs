@@ -69,20 +69,35 @@ pub fn handshake_of(manifest: &Manifest) -> Handshake {
     }
 }
 
-/// Loads an adapter by folder: `adapters_dir/name`.
+/// Loads an adapter by name: the folder `adapters_dir/name`, or `name@version` for one of the
+/// other versions its manifest lists.
 pub fn load(adapters_dir: &Path, name: &str, workspace: &Path) -> Result<Adapter, String> {
-    let dir = adapters_dir.join(name);
+    let folder = name.split_once('@').map_or(name, |(folder, _)| folder);
+    let dir = adapters_dir.join(folder);
+    let known = || -> String {
+        discover(adapters_dir, workspace)
+            .map(|all| all.into_iter().map(|a| a.manifest.name).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .join(", ")
+    };
     if !dir.join("adapter.yaml").is_file() {
-        let known: Vec<String> = discover(adapters_dir, workspace)
-            .map(|all| all.into_iter().map(|a| a.manifest.name).collect())
-            .unwrap_or_default();
         return Err(format!(
             "no adapter `{name}` in {} (known: {})",
             adapters_dir.display(),
-            known.join(", ")
+            known()
         ));
     }
-    Adapter::load(&dir, workspace).map_err(|e| e.to_string())
+    Adapter::load_versions(&dir, workspace)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|a| a.name() == name)
+        .ok_or_else(|| {
+            format!(
+                "no adapter `{name}` in {} (known: {})",
+                adapters_dir.display(),
+                known()
+            )
+        })
 }
 
 /// An engine that could not be started: every batch is answered as unavailable.

@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_test::adapter::{self, Adapter, Limits};
 use robotstxt_test::engine::Engine;
 
-/// A started engine and its adapter folder, if it has one.
+/// A started engine and its adapter's expectation file, if it has an adapter folder.
 pub type Opened = (Box<dyn Engine>, Option<PathBuf>);
 
 /// Which adapters to drive, and how.
@@ -80,7 +80,7 @@ impl AdapterArgs {
                 chosen.push(Adapter::load(dir, &workspace).map_err(|e| e.to_string())?);
             }
         }
-        chosen.dedup_by(|a, b| a.dir == b.dir);
+        chosen.dedup_by(|a, b| a.name() == b.name());
         Ok(chosen)
     }
 
@@ -91,8 +91,8 @@ impl AdapterArgs {
         Ok(engines.into_iter().map(|(engine, _)| engine).collect())
     }
 
-    /// As [`AdapterArgs::open`], with each engine's adapter folder (`None` for a bare
-    /// `--adapter-cmd` command), where its `expectations.yaml` lives.
+    /// As [`AdapterArgs::open`], with each engine's own expectation file (`None` for a bare
+    /// `--adapter-cmd` command).
     pub fn open_with_dirs(&self, only_available: bool) -> Result<Vec<Opened>, String> {
         let limits = self.limits()?;
         let manifests = self.manifests(only_available)?;
@@ -104,7 +104,7 @@ impl AdapterArgs {
         for adapter in &manifests {
             bar.set_message(adapter.name().to_owned());
             let engine = adapter::open(adapter, limits, &mut |line| bar.println(line));
-            engines.push((engine, Some(adapter.dir.clone())));
+            engines.push((engine, Some(adapter.expectations.clone())));
             bar.inc(1);
         }
         for cmd in &self.adapter_cmds {
