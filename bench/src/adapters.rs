@@ -39,10 +39,7 @@ pub fn available(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, 
 
 pub fn all_adapters(cases: &[Case], adapters: &[Adapter], limits: Limits) -> AllAdapters {
     let started = Instant::now();
-    let mut engines: Vec<Box<dyn Engine>> = adapters
-        .iter()
-        .map(|a| adapter::open(a, limits, &mut |line| eprintln!("{line}")))
-        .collect();
+    let mut engines = adapter::open_all(adapters, limits, &|line| eprintln!("{line}"), &|_| {});
     let start = started.elapsed();
     let unavailable = engines
         .iter()

@@ -38,6 +38,34 @@ pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box
     }
 }
 
+/// Starts every adapter at once, each on its own thread, as [`open`] does one: an interpreter's
+/// start-up (a Python venv, Node, Ruby) is mostly waiting, and twenty of them one after the other
+/// add up to seconds. `log` gets install progress, `started` each adapter's name once it answered
+/// its handshake (or failed to). The engines come back in the order of `adapters`.
+pub fn open_all(
+    adapters: &[Adapter],
+    limits: Limits,
+    log: &(dyn Fn(&str) + Sync),
+    started: &(dyn Fn(&str) + Sync),
+) -> Vec<Box<dyn Engine>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = adapters
+            .iter()
+            .map(|adapter| {
+                scope.spawn(move || {
+                    let engine = open(adapter, limits, &mut |line| log(line));
+                    started(adapter.name());
+                    engine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("starting an adapter does not panic"))
+            .collect()
+    })
+}
+
 /// Starts an adapter that is only a command (`--adapter-cmd "python3 my_adapter.py"`).
 pub fn open_command(argv: Vec<String>, limits: Limits) -> Box<dyn Engine> {
     let shown = argv.join(" ");

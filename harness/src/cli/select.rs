@@ -84,7 +84,8 @@ impl AdapterArgs {
         Ok(chosen)
     }
 
-    /// Starts every chosen engine (installing what is missing), in command-line order. With
+    /// Starts every chosen engine (installing what is missing), all at once, and gives them back
+    /// in command-line order. With
     /// `only_available`, `all` leaves out the adapters this machine cannot run.
     pub fn open(&self, only_available: bool) -> Result<Vec<Box<dyn Engine>>, String> {
         let engines = self.open_with_dirs(only_available)?;
@@ -100,13 +101,15 @@ impl AdapterArgs {
             ProgressStyle::with_template("{spinner} starting adapters {pos}/{len} {wide_msg}")
                 .expect("valid template"),
         );
-        let mut engines = Vec::new();
-        for adapter in &manifests {
-            bar.set_message(adapter.name().to_owned());
-            let engine = adapter::open(adapter, limits, &mut |line| bar.println(line));
-            engines.push((engine, Some(adapter.expectations.clone())));
+        let started = adapter::open_all(&manifests, limits, &|line| bar.println(line), &|name| {
+            bar.set_message(name.to_owned());
             bar.inc(1);
-        }
+        });
+        let mut engines: Vec<Opened> = started
+            .into_iter()
+            .zip(&manifests)
+            .map(|(engine, adapter)| (engine, Some(adapter.expectations.clone())))
+            .collect();
         for cmd in &self.adapter_cmds {
             if cmd.ends_with("adapter.yaml") && Path::new(cmd).is_file() {
                 continue;
