@@ -43,11 +43,12 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
-    let mut engines = args.select.open(false)?;
+    let mut engines = args.select.open_with_dirs(false)?;
     if engines.len() != 1 {
         return Err("fuzz drives exactly one adapter: give one --adapter or --adapter-cmd".into());
     }
-    let engine = engines[0].as_mut();
+    let (engine, own_file) = &mut engines[0];
+    let engine = engine.as_mut();
     if let Some(why) = engine.unavailable() {
         eprintln!("{}: unavailable: {why}", engine.handshake().name);
         return Ok(Exit::Unavailable);
@@ -62,11 +63,14 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     } else {
         args.cases.clone()
     };
-    let expectations = args
-        .select
-        .adapters_dir
-        .join(&name)
-        .join("expectations.yaml");
+    // The adapter's own expectation file; for a bare command, where an adapter of that name
+    // keeps it.
+    let expectations = own_file.clone().unwrap_or_else(|| {
+        args.select
+            .adapters_dir
+            .join(&name)
+            .join("expectations.yaml")
+    });
     let mut known = Known::load(&expectations, &cases, &out)?;
     let time = match (args.time, args.docs) {
         (Some(secs), _) if !(secs.is_finite() && secs > 0.0) => {
