@@ -1,5 +1,6 @@
 // Adapter for robots-parser (protocol in adapters/PROTOCOL.md).
-// Usage: node adapter.js <node_modules folder holding robots-parser>
+// Usage: node adapter.js <node_modules folder holding robots-parser> [adapter name]
+// The manifest runs this one program for every version it lists, each under its own name.
 'use strict';
 const path = require('path');
 const readline = require('readline');
@@ -13,7 +14,7 @@ const robotsParser = require(path.join(modules, 'robots-parser'));
 const { version } = require(path.join(modules, 'robots-parser', 'package.json'));
 
 const HELLO = {
-	name: 'node-robots-parser',
+	name: process.argv[3] || 'node-robots-parser',
 	parser: 'robots-parser',
 	version,
 	language: 'JavaScript',

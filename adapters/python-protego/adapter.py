@@ -7,7 +7,8 @@ from importlib.metadata import version
 from protego import Protego
 
 HELLO = {
-    "name": "python-protego",
+    # The manifest runs this one program for every version it lists, each under its own name.
+    "name": sys.argv[1] if len(sys.argv) > 1 else "python-protego",
     "parser": "protego",
     "version": version("protego"),
     "language": "Python",

@@ -30,7 +30,7 @@ pub fn compare_all(adapters: &[Adapter], limits: Limits) -> Duration {
         path: "/private/ok".to_owned(),
     }];
     let started = Instant::now();
-    let mut engines = adapter::open_all(adapters, limits, &|line| eprintln!("{line}"));
+    let mut engines = adapter::open_all(adapters, limits, &|line| eprintln!("{line}"), &|_| {});
     std::hint::black_box(Comparison::new(body, queries, &mut engines));
     adapter::stop_all(engines);
     started.elapsed()
@@ -54,7 +54,7 @@ pub fn available(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, 
 
 pub fn all_adapters(cases: &[Case], adapters: &[Adapter], limits: Limits) -> AllAdapters {
     let started = Instant::now();
-    let mut engines = adapter::open_all(adapters, limits, &|line| eprintln!("{line}"));
+    let mut engines = adapter::open_all(adapters, limits, &|line| eprintln!("{line}"), &|_| {});
     let start = started.elapsed();
     let unavailable = engines
         .iter()

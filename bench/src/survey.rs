@@ -4,7 +4,6 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use robotstxt_test::adapter::{self, Adapter, Limits};
-use robotstxt_test::engine::Engine;
 use robotstxt_test::survey::{survey, Options};
 
 pub struct Figure {
@@ -16,10 +15,12 @@ pub struct Figure {
 
 pub fn run(corpus: &Path, adapters: &[Adapter]) -> Result<Figure, String> {
     let started = Instant::now();
-    let mut engines: Vec<Box<dyn Engine>> = adapters
-        .iter()
-        .map(|a| adapter::open(a, Limits::default(), &mut |line| eprintln!("{line}")))
-        .collect();
+    let mut engines = adapter::open_all(
+        adapters,
+        Limits::default(),
+        &|line| eprintln!("{line}"),
+        &|_| {},
+    );
     let start = started.elapsed();
     let started = Instant::now();
     let result = survey(corpus, &mut engines, &Options::default(), &|_, _| {})?;

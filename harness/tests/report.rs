@@ -251,3 +251,43 @@ fn reported_threads_are_shown_next_to_the_case() {
     // The page's data is JSON made safe for a script block (`&` written as an escape).
     assert!(html.contains("\"reported\":\"https://example.com/t/1?q=%3Cb%3E"));
 }
+
+#[test]
+fn two_versions_of_one_parser_side_by_side() {
+    // `fake` 1.0 rejects the hostile body; `fake@0.9`, the same parser at 0.9, answers it.
+    let s = Scratch::new(&common::hostile_corpus());
+    let newer = s.fake_cmd("fake 1.0");
+    let older = s.fake_cmd("fake@0.9 0.9 agree");
+    let out = s.run(
+        "report",
+        &[
+            "--out",
+            "out",
+            "--adapter-cmd",
+            &newer,
+            "--adapter-cmd",
+            &older,
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let dir = s.path("out");
+    let readme = read(&dir, "README.md");
+    assert!(
+        readme.contains("| fake | [0.9](fake-0.9.md) | [1.0](fake.md) | 2 | 0 | 1 | 1 |"),
+        "{readme}"
+    );
+    for page in ["fake.md", "fake-0.9.md"] {
+        let page = read(&dir, page);
+        assert!(page.contains("## fake 0.9 against 1.0"), "{page}");
+        assert!(
+            page.contains("| pass (allowed) | error | broken |")
+                && page.contains("| fail (allowed) | error | changed |"),
+            "{page}"
+        );
+    }
+    let html = read(&dir, "index.html");
+    assert!(
+        html.contains(r#""versions":[{"older":1,"newer":0,"changes":[{"check":0,"older":"fail (allowed)","newer":"error","direction":"changed"},{"check":1,"older":"pass (allowed)","newer":"error","direction":"broken"}]}]"#),
+        "{html}"
+    );
+}

@@ -20,6 +20,10 @@ pub struct Manifest {
     /// `norobots-1994`, `rfc9309` or `other`.
     pub profile: String,
     pub package: Package,
+    /// Other released versions of the same package, each run as its own adapter
+    /// `<name>@<version>` (see [`Adapter::load_versions`]).
+    #[serde(default)]
+    pub versions: Vec<String>,
     /// How the raw bytes reach the parser.
     pub input: String,
     /// Programs that must be on `PATH`.
@@ -34,7 +38,8 @@ pub struct Manifest {
     /// Written as single-key maps (`- python-venv: { packages: [...] }`).
     #[serde(default, with = "serde_yaml::with::singleton_map_recursive")]
     pub setup: Vec<SetupStep>,
-    /// The command, as an argv list with `{dir}`, `{cache}` and `{target}` placeholders.
+    /// The command, as an argv list with `{dir}`, `{cache}`, `{target}`, `{name}` and
+    /// `{version}` placeholders.
     pub run: Vec<String>,
 }
 
@@ -66,6 +71,42 @@ pub enum SetupStep {
     Maven { source: String },
 }
 
+impl Manifest {
+    /// This manifest for one of its versions, under `name`: `{version}` filled in in `setup`
+    /// and `run`, `{name}` in `run`.
+    fn at_version(&self, name: &str, version: &str) -> Manifest {
+        let fill = |args: &[String]| -> Vec<String> {
+            args.iter()
+                .map(|a| a.replace("{version}", version).replace("{name}", name))
+                .collect()
+        };
+        let setup = self
+            .setup
+            .iter()
+            .map(|step| match step {
+                SetupStep::PythonVenv { packages } => SetupStep::PythonVenv {
+                    packages: fill(packages),
+                },
+                SetupStep::Npm { packages } => SetupStep::Npm {
+                    packages: fill(packages),
+                },
+                other => other.clone(),
+            })
+            .collect();
+        Manifest {
+            name: name.to_owned(),
+            package: Package {
+                version: version.to_owned(),
+                ..self.package.clone()
+            },
+            versions: Vec::new(),
+            setup,
+            run: fill(&self.run),
+            ..self.clone()
+        }
+    }
+}
+
 /// A manifest and where it lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Adapter {
@@ -78,7 +119,10 @@ pub struct Adapter {
     pub target: PathBuf,
     /// The workspace root (where `cargo build` runs).
     pub workspace: PathBuf,
-    /// Served by this binary itself rather than a process: see [`Adapter::load_at`].
+    /// Its expectation file: `expectations.yaml` in its folder, `expectations@<version>.yaml`
+    /// for a version from `versions`.
+    pub expectations: PathBuf,
+    /// Served by this binary itself rather than a process: see [`Adapter::load_versions`].
     pub in_process: bool,
 }
 
@@ -95,18 +139,29 @@ const REGISTRIES: [&str; 8] = [
 ];
 
 impl Adapter {
-    /// Loads `<dir>/adapter.yaml`. `workspace` is the root whose `target/` holds caches and builds.
+    /// Loads `<dir>/adapter.yaml` at its pinned version. `workspace` is the root whose `target/`
+    /// holds caches and builds.
     pub fn load(dir: &Path, workspace: &Path) -> Result<Adapter, LocatedError> {
         Adapter::load_at(dir, &Places::checkout(workspace))
     }
 
-    /// Loads `<dir>/adapter.yaml`, installing and building in `places`.
+    /// As [`Adapter::load`], installing and building in `places`.
+    pub fn load_at(dir: &Path, places: &Places) -> Result<Adapter, LocatedError> {
+        let mut all = Adapter::load_versions(dir, places)?;
+        Ok(all.swap_remove(0))
+    }
+
+    /// Loads `<dir>/adapter.yaml` once per version: first the pinned `package.version` under
+    /// the manifest's name, then each of `versions` as `<name>@<version>`, with its own cache
+    /// and expectation file, and `{version}` in `setup` and `run` (and `{name}` in `run`)
+    /// filled in. One folder, one program: the versions cannot drift apart. Installs and builds
+    /// go to `places`.
     ///
     /// Outside a checkout there is no workspace to build the reference's adapter in (it depends
     /// on the reference crate by path); this binary carries the reference, so an embedded adapter
     /// wrapping the workspace package `robotstxt-reference` is served in-process, under the
     /// manifest's profile, with the same handshake the adapter program gives.
-    pub fn load_at(dir: &Path, places: &Places) -> Result<Adapter, LocatedError> {
+    pub fn load_versions(dir: &Path, places: &Places) -> Result<Vec<Adapter>, LocatedError> {
         let file = dir.join("adapter.yaml");
         let text = std::fs::read_to_string(&file)
             .map_err(|e| LocatedError::new(&file, None, format!("cannot read: {e}")))?;
@@ -149,17 +204,63 @@ impl Adapter {
         if manifest.run.is_empty() {
             return Err(field_error("run", "the command is empty".to_owned()));
         }
+        let mut seen = vec![manifest.package.version.as_str()];
+        for version in &manifest.versions {
+            if version.is_empty()
+                || version.contains(['/', '\\', '@'])
+                || seen.contains(&version.as_str())
+            {
+                return Err(field_error(
+                    "versions",
+                    format!(
+                        "`{version}` must be a version not listed yet, without `/`, `\\` or `@`"
+                    ),
+                ));
+            }
+            seen.push(version);
+        }
+        let uses_version = |args: &[String]| args.iter().any(|a| a.contains("{version}"));
+        let installs_version = manifest.setup.iter().any(|step| match step {
+            SetupStep::PythonVenv { packages } | SetupStep::Npm { packages } => {
+                uses_version(packages)
+            }
+            SetupStep::CargoBuild { .. } | SetupStep::GoBuild { .. } | SetupStep::Maven { .. } => {
+                false
+            }
+        });
+        if !manifest.versions.is_empty() && !installs_version {
+            return Err(field_error(
+                "versions",
+                "a setup step must install `{version}`, or every version would run the same package".to_owned(),
+            ));
+        }
         let in_process = places.embedded
             && manifest.package.registry == "workspace"
             && manifest.package.name == REFERENCE_PACKAGE;
-        Ok(Adapter {
-            cache: places.caches.join(&manifest.name),
-            dir: dir.to_owned(),
-            target: places.target.clone(),
-            workspace: places.workspace.clone(),
-            in_process,
-            manifest,
-        })
+        let pinned = manifest.package.version.clone();
+        let versions = std::iter::once((
+            manifest.name.clone(),
+            pinned,
+            "expectations.yaml".to_owned(),
+        ))
+        .chain(manifest.versions.iter().map(|v| {
+            (
+                format!("{}@{v}", manifest.name),
+                v.clone(),
+                format!("expectations@{v}.yaml"),
+            )
+        }));
+        Ok(versions
+            .map(|(name, version, expectations)| Adapter {
+                cache: places.caches.join(&name),
+                dir: dir.to_owned(),
+                target: places.target.clone(),
+                workspace: places.workspace.clone(),
+                expectations: dir.join(expectations),
+                in_process,
+                manifest: manifest.at_version(&name, &version),
+            })
+            .collect())
     }
 
     /// The run command with its placeholders filled in.
@@ -185,16 +286,20 @@ impl Adapter {
     }
 
     /// The lock held while this adapter installs: next to its cache folder, so that removing
-    /// the cache folder leaves no stale lock inside it.
+    /// the cache folder leaves no stale lock inside it. Appended rather than set as an
+    /// extension: a versioned name such as `x@2.1.1` already holds dots.
     pub fn install_lock(&self) -> PathBuf {
-        self.cache.with_extension("lock")
+        let mut name = self.cache.as_os_str().to_owned();
+        name.push(".lock");
+        PathBuf::from(name)
     }
 }
 
 /// The package name of the reference implementation, which this binary links.
 const REFERENCE_PACKAGE: &str = "robotstxt-reference";
 
-/// Every adapter folder (a sub-folder holding `adapter.yaml`) under `adapters_dir`, by name.
+/// Every adapter folder (a sub-folder holding `adapter.yaml`) under `adapters_dir`, by name, each
+/// folder's versions side by side.
 pub fn discover(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, LocatedError> {
     discover_at(adapters_dir, &Places::checkout(workspace))
 }
@@ -208,7 +313,92 @@ pub fn discover_at(adapters_dir: &Path, places: &Places) -> Result<Vec<Adapter>,
         .filter(|p| p.join("adapter.yaml").is_file())
         .collect();
     dirs.sort();
-    dirs.iter()
-        .map(|dir| Adapter::load_at(dir, places))
-        .collect()
+    let mut all = Vec::new();
+    for dir in &dirs {
+        all.extend(Adapter::load_versions(dir, places)?);
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = r#"name: node-x
+parser: x
+language: JavaScript
+homepage: https://example.org/x
+profile: rfc9309
+package: { name: x, version: "3.0.1", registry: npm }
+versions: ["2.1.1"]
+input: bytes
+setup:
+  - npm: { packages: ["x@{version}", "y@1.0"] }
+run: ["node", "{dir}/adapter.js", "{cache}/node_modules", "{name}"]
+"#;
+
+    fn folder(manifest: &str) -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("node-x")).unwrap();
+        std::fs::write(root.path().join("node-x/adapter.yaml"), manifest).unwrap();
+        root
+    }
+
+    #[test]
+    fn every_version_is_its_own_adapter() {
+        let root = folder(MANIFEST);
+        let dir = root.path().join("node-x");
+        let all = Adapter::load_versions(&dir, &Places::checkout(root.path())).unwrap();
+        let names: Vec<&str> = all.iter().map(Adapter::name).collect();
+        assert_eq!(names, ["node-x", "node-x@2.1.1"]);
+        let older = &all[1];
+        assert_eq!(older.manifest.package.version, "2.1.1");
+        assert!(older.manifest.versions.is_empty());
+        assert_eq!(
+            older.manifest.setup,
+            [SetupStep::Npm {
+                packages: vec!["x@2.1.1".to_owned(), "y@1.0".to_owned()]
+            }]
+        );
+        assert!(older.cache.ends_with("adapters/node-x@2.1.1"));
+        assert_eq!(older.expectations, dir.join("expectations@2.1.1.yaml"));
+        assert_eq!(older.argv()[3], "node-x@2.1.1");
+        let pinned = Adapter::load(&dir, root.path()).unwrap();
+        assert_eq!(pinned, all[0]);
+        assert_eq!(pinned.expectations, dir.join("expectations.yaml"));
+        assert_eq!(pinned.argv()[3], "node-x");
+        assert!(pinned.argv()[2].ends_with("adapters/node-x/node_modules"));
+    }
+
+    #[test]
+    fn versions_must_install_and_differ() {
+        for (from, to, says) in [
+            (
+                "x@{version}",
+                "x@3.0.1",
+                "a setup step must install `{version}`",
+            ),
+            (
+                r#"["2.1.1"]"#,
+                r#"["2.1.1", "2.1.1"]"#,
+                "`2.1.1` must be a version not listed yet",
+            ),
+            (
+                r#"["2.1.1"]"#,
+                r#"["3.0.1"]"#,
+                "`3.0.1` must be a version not listed yet",
+            ),
+            (r#"["2.1.1"]"#, r#"["../2"]"#, "without `/`"),
+        ] {
+            let root = folder(&MANIFEST.replace(from, to));
+            let error =
+                Adapter::load_versions(&root.path().join("node-x"), &Places::checkout(root.path()))
+                    .unwrap_err()
+                    .to_string();
+            assert!(
+                error.contains("adapter.yaml:7") && error.contains(says),
+                "{error}"
+            );
+        }
+    }
 }

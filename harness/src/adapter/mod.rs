@@ -58,20 +58,30 @@ pub fn prepare(adapter: &Adapter, log: &mut dyn FnMut(&str)) -> Result<(), Strin
     }
 }
 
-/// Starts every adapter side by side (each waits on its own process's handshake), in order.
+/// Starts every adapter at once, each on its own thread, as [`open`] does one: an interpreter's
+/// start-up (a Python venv, Node, Ruby) is mostly waiting, and twenty of them one after the other
+/// add up to seconds. `log` gets install progress, `started` each adapter's name once it answered
+/// its handshake (or failed to). The engines come back in the order of `adapters`.
 pub fn open_all(
     adapters: &[Adapter],
     limits: Limits,
     log: &(dyn Fn(&str) + Sync),
+    started: &(dyn Fn(&str) + Sync),
 ) -> Vec<Box<dyn Engine>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = adapters
             .iter()
-            .map(|adapter| scope.spawn(move || open(adapter, limits, &mut |line| log(line))))
+            .map(|adapter| {
+                scope.spawn(move || {
+                    let engine = open(adapter, limits, &mut |line| log(line));
+                    started(adapter.name());
+                    engine
+                })
+            })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("starting an adapter panicked"))
+            .map(|h| h.join().expect("starting an adapter does not panic"))
             .collect()
     })
 }
@@ -151,25 +161,41 @@ pub fn handshake_of(manifest: &Manifest) -> Handshake {
     }
 }
 
-/// Loads an adapter by folder: `adapters_dir/name`.
+/// Loads an adapter by name: the folder `adapters_dir/name`, or `name@version` for one of the
+/// other versions its manifest lists.
 pub fn load(adapters_dir: &Path, name: &str, workspace: &Path) -> Result<Adapter, String> {
     load_at(adapters_dir, name, &Places::checkout(workspace))
 }
 
-/// As [`load`], installing and building in `places`.
+/// As [`load`], installing and building in `places`. `name@version` names one of a folder's
+/// versions.
 pub fn load_at(adapters_dir: &Path, name: &str, places: &Places) -> Result<Adapter, String> {
-    let dir = adapters_dir.join(name);
+    let folder = name.split_once('@').map_or(name, |(folder, _)| folder);
+    let dir = adapters_dir.join(folder);
+    let known = || -> String {
+        manifest::discover_at(adapters_dir, places)
+            .map(|all| all.into_iter().map(|a| a.manifest.name).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .join(", ")
+    };
     if !dir.join("adapter.yaml").is_file() {
-        let known: Vec<String> = manifest::discover_at(adapters_dir, places)
-            .map(|all| all.into_iter().map(|a| a.manifest.name).collect())
-            .unwrap_or_default();
         return Err(format!(
             "no adapter `{name}` in {} (known: {})",
             adapters_dir.display(),
-            known.join(", ")
+            known()
         ));
     }
-    Adapter::load_at(&dir, places).map_err(|e| e.to_string())
+    Adapter::load_versions(&dir, places)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .find(|a| a.name() == name)
+        .ok_or_else(|| {
+            format!(
+                "no adapter `{name}` in {} (known: {})",
+                adapters_dir.display(),
+                known()
+            )
+        })
 }
 
 /// An engine that could not be started: every batch is answered as unavailable.

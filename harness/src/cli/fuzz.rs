@@ -53,12 +53,12 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         (None, Some(_)) => None,
         (None, None) => Some(Duration::from_secs(60)),
     };
-    let (mut engines, dirs): (Vec<_>, Vec<_>) =
-        args.select.open_with_dirs(false)?.into_iter().unzip();
+    let mut engines = args.select.open_with_dirs(false)?;
     if engines.len() != 1 {
         return Err("fuzz drives exactly one adapter: give one --adapter or --adapter-cmd".into());
     }
-    let engine = engines[0].as_mut();
+    let (engine, own_file) = &mut engines[0];
+    let engine = engine.as_mut();
     if let Some(why) = engine.unavailable() {
         eprintln!("{}: unavailable: {}", engine.handshake().name, shown(why));
         return Ok(Exit::Unavailable);
@@ -75,12 +75,17 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     } else {
         args.cases.clone()
     };
-    // A bare command has no folder: its expectations are looked for under its name.
-    let folder = match &dirs[0] {
-        Some(dir) => dir.clone(),
-        None => args.select.source()?.dir.join(&slug),
+    // The adapter's own expectation file; for a bare command, where an adapter of that name
+    // keeps it.
+    let expectations = match own_file.clone() {
+        Some(file) => file,
+        None => args
+            .select
+            .source()?
+            .dir
+            .join(&slug)
+            .join("expectations.yaml"),
     };
-    let expectations = folder.join("expectations.yaml");
     let mut known = Known::load(&expectations, &cases, &out)?;
     let settings = Settings {
         seed: args.seed,

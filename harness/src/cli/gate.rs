@@ -11,17 +11,15 @@ use robotstxt_test::run::CheckResult;
 
 use super::select::Opened;
 
-/// The file name of an adapter's own expectations, in its folder.
-pub const ADAPTER_FILE: &str = "expectations.yaml";
-
 #[derive(Debug, Clone, clap::Args)]
 pub struct GateArgs {
     /// Judge the run against this expectation file (the checks expected not to pass): exit 0 when
     /// every check comes out as listed, 1 on a regression. One adapter only.
     #[arg(long, value_name = "FILE")]
     pub expectations: Option<PathBuf>,
-    /// Judge each adapter against `expectations.yaml` in its own folder (a missing file lists
-    /// nothing: every non-pass is then a regression).
+    /// Judge each adapter against `expectations.yaml` in its own folder (`expectations@VERSION.yaml`
+    /// for another version its manifest lists; a missing file lists nothing: every non-pass is
+    /// then a regression).
     #[arg(long, conflicts_with = "expectations")]
     pub expectations_from_adapters: bool,
     /// Fail (exit 1) on an unexpected pass too: a listed check that now passes.
@@ -73,10 +71,10 @@ impl GateArgs {
             ));
         }
         let mut plans = Vec::new();
-        for (engine, dir) in engines {
+        for (engine, own_file) in engines {
             let name = &engine.handshake().name;
             let own = || {
-                dir.as_ref().map(|d| d.join(ADAPTER_FILE)).ok_or_else(|| {
+                own_file.clone().ok_or_else(|| {
                     format!("--expectations-from-adapters: `{name}` has no adapter folder (give its adapter.yaml to --adapter-cmd, or use --expectations FILE)")
                 })
             };
@@ -104,7 +102,7 @@ impl GateArgs {
                         .transpose()
                         .map_err(|e| e.to_string())?
                 }
-                (None, Some(file)) => Some(load_checked(&file, name, cases, dir.is_some())?),
+                (None, Some(file)) => Some(load_checked(&file, name, cases, own_file.is_some())?),
                 (None, None) => None,
             };
             plans.push(Plan {

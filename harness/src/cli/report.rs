@@ -61,7 +61,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         );
     }
     // Unavailable adapters are kept: they get a row saying "no data" and why.
-    let (engines, dirs): (Vec<_>, Vec<_>) = args.select.open_with_dirs(false)?.into_iter().unzip();
+    let (engines, files): (Vec<_>, Vec<_>) = args.select.open_with_dirs(false)?.into_iter().unzip();
     let bar = ProgressBar::new((cases.len() * engines.len()) as u64).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} case runs {elapsed}")
             .expect("valid template"),
@@ -93,14 +93,12 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         return Ok(Exit::Ok);
     }
     let mut exit = Exit::Ok;
-    for (adapter, dir) in report.adapters.iter().zip(&dirs) {
+    for (adapter, file) in report.adapters.iter().zip(&files) {
         let name = &adapter.handshake.name;
-        let Some(dir) = dir else {
+        let Some(target) = file.clone() else {
             eprintln!("note: {name} has no adapter folder; no expectation file written");
             continue;
         };
-
-        let target = dir.join(gate::ADAPTER_FILE);
         if adapter.unavailable.is_some() {
             eprintln!("{name}: could not run; {} left as it was", target.display());
             exit = Exit::Unavailable;

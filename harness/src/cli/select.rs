@@ -10,7 +10,7 @@ use robotstxt_test::engine::Engine;
 use robotstxt_test::limits;
 use robotstxt_test::suite;
 
-/// A started engine and its adapter folder, if it has one.
+/// A started engine and its adapter's expectation file, if it has an adapter folder.
 pub type Opened = (Box<dyn Engine>, Option<PathBuf>);
 
 /// Which adapters to drive, and how.
@@ -136,19 +136,20 @@ impl AdapterArgs {
                 chosen.push(Adapter::load_at(dir, &places).map_err(|e| e.to_string())?);
             }
         }
-        chosen.dedup_by(|a, b| a.dir == b.dir);
+        chosen.dedup_by(|a, b| a.name() == b.name());
         Ok(chosen)
     }
 
-    /// Starts every chosen engine (installing what is missing), in command-line order. With
+    /// Starts every chosen engine (installing what is missing), all at once, and gives them back
+    /// in command-line order. With
     /// `only_available`, `all` leaves out the adapters this machine cannot run.
     pub fn open(&self, only_available: bool) -> Result<Vec<Box<dyn Engine>>, String> {
         let engines = self.open_with_dirs(only_available)?;
         Ok(engines.into_iter().map(|(engine, _)| engine).collect())
     }
 
-    /// As [`AdapterArgs::open`], with each engine's adapter folder (`None` for a bare
-    /// `--adapter-cmd` command), where its `expectations.yaml` lives.
+    /// As [`AdapterArgs::open`], with each engine's own expectation file (`None` for a bare
+    /// `--adapter-cmd` command).
     pub fn open_with_dirs(&self, only_available: bool) -> Result<Vec<Opened>, String> {
         let limits = self.limits()?;
         let manifests = self.manifests(only_available)?;
@@ -156,11 +157,15 @@ impl AdapterArgs {
             ProgressStyle::with_template("{spinner} starting adapters {pos}/{len} {wide_msg}")
                 .expect("valid template"),
         );
-        // Side by side: starting a dozen interpreters one after another would cost seconds.
-        let started = adapter::open_all(&manifests, limits, &|line| bar.println(line));
-        bar.inc(manifests.len() as u64);
-        let dirs = manifests.iter().map(|a| Some(a.dir.clone()));
-        let mut engines: Vec<Opened> = started.into_iter().zip(dirs).collect();
+        let started = adapter::open_all(&manifests, limits, &|line| bar.println(line), &|name| {
+            bar.set_message(name.to_owned());
+            bar.inc(1);
+        });
+        let mut engines: Vec<Opened> = started
+            .into_iter()
+            .zip(&manifests)
+            .map(|(engine, adapter)| (engine, Some(adapter.expectations.clone())))
+            .collect();
         for cmd in &self.adapter_cmds {
             if cmd.ends_with("adapter.yaml") && Path::new(cmd).is_file() {
                 continue;

@@ -22,6 +22,7 @@ use crate::visible::shown;
 
 use super::json::expect_map;
 use super::matrix;
+use super::versions;
 use super::Report;
 
 const TEMPLATE: &str = include_str!("page.html");
@@ -40,6 +41,53 @@ struct PageData<'a> {
     adapters: Vec<AdapterData<'a>>,
     /// Adapter indices, in display order, grouped where they answer every check alike.
     rows: Vec<Vec<usize>>,
+    /// One parser at two versions: the checks they answered differently.
+    versions: Vec<VersionData>,
+}
+
+#[derive(Serialize)]
+struct VersionData {
+    /// Adapter indices.
+    older: usize,
+    newer: usize,
+    changes: Vec<ChangeData>,
+}
+
+#[derive(Serialize)]
+struct ChangeData {
+    /// Flat check index, as in `AdapterData::answers`.
+    check: usize,
+    older: String,
+    newer: String,
+    /// `fixed`, `broken` or `changed`.
+    direction: &'static str,
+}
+
+/// The page's view of [`versions::pairs`], checks numbered flat over the corpus.
+fn version_data(report: &Report) -> Vec<VersionData> {
+    let mut first_check = Vec::with_capacity(report.cases.len());
+    let mut total = 0;
+    for case in &report.cases {
+        first_check.push(total);
+        total += case.checks.len();
+    }
+    versions::pairs(report)
+        .into_iter()
+        .map(|pair| VersionData {
+            older: pair.older,
+            newer: pair.newer,
+            changes: pair
+                .changes
+                .iter()
+                .map(|c| ChangeData {
+                    check: first_check[c.case] + c.check,
+                    older: c.older.shown(),
+                    newer: c.newer.shown(),
+                    direction: c.direction().as_str(),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -196,6 +244,7 @@ pub fn page(report: &Report) -> String {
             })
             .collect(),
         rows: matrix::identical_rows(report),
+        versions: version_data(report),
     };
     let json = serde_json::to_string(&data).expect("the page data always serializes");
     // `replacen` does not look for the placeholder again inside what it inserted.

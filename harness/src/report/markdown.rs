@@ -16,6 +16,7 @@ use crate::repeats::ShownOnce;
 use crate::run::Outcome;
 
 use super::matrix::{self, Cell};
+use super::versions::{self, Pair};
 use super::{AdapterRun, Report};
 
 /// File names (without `.md`) for the adapters' pages, in adapter order: the adapter's name with
@@ -153,6 +154,7 @@ pub fn readme(report: &Report, names: &[String]) -> String {
             md(&first_line(run.unavailable.as_deref().unwrap_or("")))
         );
     }
+    out.push_str(&versions_section(report, &versions::pairs(report), names));
     out.push_str(&splits_section(report, &groups));
     out
 }
@@ -286,6 +288,12 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
             percent(&total)
         );
     }
+    for pair in versions::pairs(report) {
+        let [older, newer] = [pair.older, pair.newer].map(|i| &report.adapters[i]);
+        if std::ptr::eq(older, run) || std::ptr::eq(newer, run) {
+            out.push_str(&version_section(report, &pair));
+        }
+    }
     if let Some(why) = &run.unavailable {
         let _ = write!(
             out,
@@ -343,6 +351,81 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
             r.outcome,
             cell_link(&h.name, &id),
             md_fence(&failure_block(case, &once.result(case, r)))
+        );
+    }
+    out
+}
+
+/// The checks whose answer changed between two versions of one parser, on both versions' pages.
+fn version_section(report: &Report, pair: &Pair) -> String {
+    let [older, newer] = [pair.older, pair.newer].map(|i| &report.adapters[i].handshake);
+    let (fixed, broken, changed) = pair.counts();
+    let mut out = format!(
+        "\n## {} {} against {}\n\n\
+         The same parser at two releases, side by side: {} (adapter {}) and {} (adapter {}). \
+         {} check(s) answered differently: {fixed} fixed, {broken} broken, {changed} changed \
+         otherwise, from {} to {}.\n",
+        md(&older.parser),
+        md(&older.version),
+        md(&newer.version),
+        md(&older.version),
+        md_code(&older.name),
+        md(&newer.version),
+        md_code(&newer.name),
+        pair.changes.len(),
+        md(&older.version),
+        md(&newer.version),
+    );
+    if pair.changes.is_empty() {
+        return out;
+    }
+    let _ = write!(
+        out,
+        "\n| check | {} | {} | from {} to {} |\n|---|---|---|---|\n",
+        md(&older.version),
+        md(&newer.version),
+        md(&older.version),
+        md(&newer.version),
+    );
+    for change in &pair.changes {
+        let id = format!("{}#{}", report.cases[change.case].id, change.check);
+        let _ = writeln!(
+            out,
+            "| [{}]({}) | {} | {} | {} |",
+            md_code(&id),
+            cell_link(&newer.name, &id),
+            change.older.shown(),
+            change.newer.shown(),
+            change.direction().as_str()
+        );
+    }
+    out
+}
+
+/// `README.md`'s list of parsers run at two versions.
+fn versions_section(report: &Report, pairs: &[Pair], names: &[String]) -> String {
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let mut out = "\n## One parser at two versions\n\n\
+                   Checks answered differently by two releases of the same parser (each page \
+                   lists them).\n\n\
+                   | parser | older | newer | checks changed | fixed | broken | changed otherwise |\n\
+                   |---|---|---|---:|---:|---:|---:|\n"
+        .to_owned();
+    for pair in pairs {
+        let (fixed, broken, changed) = pair.counts();
+        let link = |i: usize| {
+            let h = &report.adapters[i].handshake;
+            format!("[{}]({}.md)", md(&h.version), names[i])
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {fixed} | {broken} | {changed} |",
+            md(&report.adapters[pair.older].handshake.parser),
+            link(pair.older),
+            link(pair.newer),
+            pair.changes.len(),
         );
     }
     out

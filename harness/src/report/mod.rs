@@ -5,7 +5,8 @@
 //! [`collect`] asks each adapter once per case, through the same run loop as `run`
 //! ([`run::run_engines`]), and scores that one reply under the adapter's claimed profile and under
 //! every profile of [`Profile::ALL`] with [`run::score`]. [`matrix`] turns the results into the
-//! numbers and groupings every page shows; [`markdown`], [`html`] and [`json`] render them.
+//! numbers and groupings every page shows, and [`versions`] the checks that changed between two
+//! versions of one parser; [`markdown`], [`html`] and [`json`] render them.
 //! [`write`] renders everything in memory first and only then writes each file atomically, so a
 //! run that fails leaves the previous reports as they were.
 
@@ -13,6 +14,7 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod matrix;
+pub mod versions;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
