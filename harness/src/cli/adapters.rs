@@ -70,21 +70,46 @@ fn list(select: &AdapterArgs) -> Result<Exit, String> {
     let source = select.source()?;
     let all =
         adapter::manifest::discover_at(&source.dir, &source.places).map_err(|e| e.to_string())?;
-    println!(
-        "{:<22} {:<14} {:<31} {:<10} {:<14} status",
-        "adapter", "profile", "parser", "version", "language"
-    );
-    for a in &all {
-        let m = &a.manifest;
-        let status = match adapter::availability(a) {
-            Availability::Ready => "available".to_owned(),
-            Availability::NeedsSetup => "available (installs on first use)".to_owned(),
-            Availability::Unavailable(why) => format!("unavailable: {why}"),
-        };
-        println!(
-            "{:<22} {:<14} {:<31} {:<10} {:<14} {status}",
-            m.name, m.profile, m.parser, m.package.version, m.language
-        );
+    // Availability probes start interpreters: ask them side by side.
+    let statuses = adapter::availabilities(&all);
+    let rows: Vec<[String; 6]> = all
+        .iter()
+        .zip(statuses)
+        .map(|(a, availability)| {
+            let m = &a.manifest;
+            let status = match availability {
+                Availability::Ready => "available".to_owned(),
+                Availability::NeedsSetup => "available (installs on first use)".to_owned(),
+                Availability::Unavailable(why) => format!("unavailable: {why}"),
+            };
+            [
+                m.name.clone(),
+                m.profile.clone(),
+                m.parser.clone(),
+                m.package.version.clone(),
+                m.language.clone(),
+                status,
+            ]
+        })
+        .collect();
+    let header = ["adapter", "profile", "parser", "version", "language", "status"].map(String::from);
+    // Each column as wide as its widest cell, so that long names keep the table aligned.
+    let widths: Vec<usize> = (0..5)
+        .map(|c| {
+            std::iter::once(&header)
+                .chain(&rows)
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in std::iter::once(&header).chain(&rows) {
+        let mut line = String::new();
+        for (cell, width) in row.iter().zip(&widths) {
+            line.push_str(&format!("{cell:<width$} "));
+        }
+        line.push_str(&row[5]);
+        println!("{line}");
     }
     Ok(Exit::Ok)
 }
