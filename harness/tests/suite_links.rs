@@ -34,6 +34,9 @@ fn every_cargo_adapter_is_linked_entry_by_entry() {
             }
         }
     }
-    assert!(cargo_adapters >= 4, "found only {cargo_adapters} Cargo adapters");
+    assert!(
+        cargo_adapters >= 4,
+        "found only {cargo_adapters} Cargo adapters"
+    );
     assert!(missing.is_empty(), "not linked: {missing:#?}");
 }

@@ -51,7 +51,10 @@ mod tests {
 
     #[test]
     fn a_child_of_this_process_is_known_by_its_parent() {
-        let mut child = std::process::Command::new("sleep").arg("5").spawn().unwrap();
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
         let pid = child.id() as i32;
         assert_eq!(parent_of(pid), Some(std::process::id() as i32));
         child.kill().unwrap();

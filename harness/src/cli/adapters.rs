@@ -92,7 +92,10 @@ fn list(select: &AdapterArgs) -> Result<Exit, String> {
             ]
         })
         .collect();
-    let header = ["adapter", "profile", "parser", "version", "language", "status"].map(String::from);
+    let header = [
+        "adapter", "profile", "parser", "version", "language", "status",
+    ]
+    .map(String::from);
     // Each column as wide as its widest cell, so that long names keep the table aligned.
     let widths: Vec<usize> = (0..5)
         .map(|c| {
