@@ -3,12 +3,22 @@
 //! would keep running after the harness is gone. The handler stops every adapter still
 //! registered here (its process group, and any process that still holds its output pipe),
 //! removes the temporary files and folders registered here, and exits with status 130.
+//!
+//! A closed standard output (`robotstxt-test check ... | head -1`) ends the process the same way,
+//! quietly, with the status a shell reports for a process killed by SIGPIPE. Rust ignores SIGPIPE
+//! so that a write to a dead adapter's pipe is an error the harness can report; restoring the
+//! default would let any adapter that exits early kill the harness. So the write to stdout fails
+//! instead, and `print!` panics; the hook installed here turns that one panic into the exit.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The exit status after an interrupt: 128 + SIGINT, as shells report it.
 pub const INTERRUPTED: i32 = 130;
+
+/// The exit status when standard output was closed by its reader: 128 + SIGPIPE, as shells report
+/// it, so `set -o pipefail` still sees that the output was cut short.
+pub const STDOUT_CLOSED: i32 = 141;
 
 /// A running adapter: its process group and the inode of its output pipe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,13 +30,35 @@ pub struct Running {
 static RUNNING: Mutex<Vec<Running>> = Mutex::new(Vec::new());
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// Installs the handler for SIGINT, SIGTERM and SIGHUP. Call once, at start.
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP, and the exit on a closed standard output.
+/// Call once, at start.
 pub fn install() -> Result<(), String> {
     ctrlc::set_handler(|| {
         stop_everything();
         std::process::exit(INTERRUPTED);
     })
-    .map_err(|e| format!("cannot install the interrupt handler: {e}"))
+    .map_err(|e| format!("cannot install the interrupt handler: {e}"))?;
+    let report_panic = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if is_closed_stdout(info) {
+            stop_everything();
+            std::process::exit(STDOUT_CLOSED);
+        }
+        report_panic(info);
+    }));
+    Ok(())
+}
+
+/// Whether a panic is `print!`'s on a standard output whose reader has gone (EPIPE).
+fn is_closed_stdout(info: &std::panic::PanicHookInfo<'_>) -> bool {
+    let message = info
+        .payload()
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| info.payload().downcast_ref::<&str>().copied())
+        .unwrap_or_default();
+    message.starts_with("failed printing to stdout")
+        && message.contains(&std::io::Error::from_raw_os_error(libc::EPIPE).to_string())
 }
 
 /// Stops every registered adapter and removes every registered temporary path.

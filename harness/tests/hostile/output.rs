@@ -76,3 +76,29 @@ fn the_page_marks_an_adapter_that_broke_part_way() {
         "the data says why"
     );
 }
+
+/// `robotstxt-test check ... | head -1`: a reader that has gone ends the run quietly, with the
+/// status a shell gives a process killed by SIGPIPE, instead of a panic and a backtrace.
+#[test]
+fn a_closed_standard_output_ends_the_run_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("robots.txt"), "User-agent: *\nDisallow: /\n").unwrap();
+    for args in [
+        &["check", "--robots", "robots.txt", "--agent", "a", "--path", "/"][..],
+        &["run", "--adapter", "reference"][..],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let ran = std::process::Command::new(env!("CARGO_BIN_EXE_robotstxt-test"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("XDG_CACHE_HOME", dir.path().join("cache"))
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&ran.stderr);
+        assert_eq!(ran.status.code(), Some(141), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    }
+}
