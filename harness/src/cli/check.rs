@@ -4,6 +4,7 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use robotstxt_reference::{Profile, Robots};
+use robotstxt_test::local_url;
 use robotstxt_test::visible::shown;
 
 use super::{parse_profile, Exit};
@@ -17,8 +18,9 @@ pub struct Args {
     /// The robot's name, as the robot gives it (`FooBot`, `FooBot/2.1`).
     #[arg(long, value_name = "NAME")]
     agent: String,
-    /// The local URL: a path starting with `/`, with an optional `?query`.
-    #[arg(long, value_name = "PATH")]
+    /// The local URL (a path starting with `/`, with an optional `?query`), or a full URL, whose
+    /// path and query are asked about exactly as written, as `run` gives them to adapters.
+    #[arg(long, value_name = "PATH|URL")]
     path: String,
     /// The text to decide by.
     #[arg(long, value_name = "PROFILE", default_value = "norobots-1994", value_parser = parse_profile)]
@@ -26,15 +28,23 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, String> {
-    if !args.path.starts_with('/') {
-        return Err(format!("--path {:?} must start with `/`", args.path));
-    }
+    let path = local_path(&args.path).map_err(|e| format!("--path: {e}"))?;
     let body = read_body(&args.robots)?;
-    let decision = Robots::parse(args.profile, &body).decide(&args.agent, &args.path);
+    let decision = Robots::parse(args.profile, &body).decide(&args.agent, &path);
     println!("{}", decision.verdict);
     // The explanation quotes the file's lines: its control bytes are shown, not obeyed.
     println!("{}", shown(&decision.explanation.to_string()));
     Ok(Exit::Ok)
+}
+
+/// The local URL `--path` asks about: itself when it starts with `/` (any bytes: the reference
+/// answers for any path), else a full URL's path and query.
+fn local_path(given: &str) -> Result<String, String> {
+    if given.starts_with('/') {
+        Ok(given.to_owned())
+    } else {
+        local_url::from_full_url(given)
+    }
 }
 
 /// Reads a file's bytes exactly; `-` is standard input.

@@ -82,9 +82,21 @@ fn the_page_marks_an_adapter_that_broke_part_way() {
 #[test]
 fn a_closed_standard_output_ends_the_run_quietly() {
     let dir = tempfile::tempdir().unwrap();
-    fs::write(dir.path().join("robots.txt"), "User-agent: *\nDisallow: /\n").unwrap();
+    fs::write(
+        dir.path().join("robots.txt"),
+        "User-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
     for args in [
-        &["check", "--robots", "robots.txt", "--agent", "a", "--path", "/"][..],
+        &[
+            "check",
+            "--robots",
+            "robots.txt",
+            "--agent",
+            "a",
+            "--path",
+            "/",
+        ][..],
         &["run", "--adapter", "reference"][..],
     ] {
         let (reader, writer) = std::io::pipe().unwrap();
