@@ -27,7 +27,23 @@ pub struct Handshake {
     pub profile: String,
 }
 
+/// Every profile a parser may claim: one the reference implements, or `other` for a parser that
+/// follows neither text (it is scored under each, and claims no ranking).
+pub const CLAIMABLE_PROFILES: [&str; 3] = ["norobots-1994", "rfc9309", "other"];
+
 impl Handshake {
+    /// Why the claimed profile is not one a parser may claim (`rfc-9309`, a typo, must not be
+    /// scored silently as a parser that claims nothing).
+    pub fn profile_problem(&self) -> Option<String> {
+        (!CLAIMABLE_PROFILES.contains(&self.profile.as_str())).then(|| {
+            format!(
+                "profile `{}` is not one of {}",
+                self.profile,
+                CLAIMABLE_PROFILES.join(", ")
+            )
+        })
+    }
+
     /// The claimed profile, when it is one the reference implements.
     pub fn claimed_profile(&self) -> Option<Profile> {
         self.profile.parse().ok()

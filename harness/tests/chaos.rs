@@ -180,6 +180,26 @@ fn repeated_faults_mark_the_adapter_broken() {
 }
 
 #[test]
+fn an_unknown_profile_in_the_hello_is_a_protocol_error() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/chaos.py");
+    let argv = vec![
+        "python3".into(),
+        script.to_string_lossy().into_owned(),
+        "typo-profile".into(),
+    ];
+    let failure = AdapterProcess::start(argv, limits())
+        .err()
+        .expect("a hello claiming `rfc-9309` is refused");
+    assert_eq!(failure.fault.as_str(), "protocol-error");
+    assert!(
+        failure.detail.contains("profile `rfc-9309` is not one of"),
+        "{}",
+        failure.detail
+    );
+    assert_no_zombies();
+}
+
+#[test]
 fn a_command_that_does_not_exist_is_unavailable() {
     let failure = AdapterProcess::start(vec!["/nonexistent/adapter".into()], limits())
         .err()

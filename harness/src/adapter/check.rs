@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 use super::manifest::Manifest;
 use super::process::{parse_reply, Live, ReadEvent, PROTOCOL_VERSION};
 use super::{disagreement, Limits};
-use crate::engine::{Failure, Fault, Handshake, Reply};
+use crate::engine::{Failure, Fault, Handshake, Reply, CLAIMABLE_PROFILES};
 use crate::local_url::full_url;
 
 /// The sections of PROTOCOL.md a finding can cite, spelt as their headings.
@@ -447,9 +447,10 @@ fn handshake_problems(
             .map(|k| format!("unknown field `{k}`")),
     );
     let profile = object.get("profile").and_then(Value::as_str).unwrap_or("");
-    if !profile.is_empty() && !["norobots-1994", "rfc9309", "other"].contains(&profile) {
+    if !profile.is_empty() && !CLAIMABLE_PROFILES.contains(&profile) {
         problems.push(format!(
-            "profile `{profile}` is not norobots-1994, rfc9309 or other"
+            "profile `{profile}` is not one of {}",
+            CLAIMABLE_PROFILES.join(", ")
         ));
     }
     if !problems.is_empty() {

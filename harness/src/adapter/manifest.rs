@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::cache::Places;
+use crate::engine::CLAIMABLE_PROFILES;
 use crate::located::LocatedError;
 
 /// An adapter's manifest, as written in its folder.
@@ -126,7 +127,6 @@ pub struct Adapter {
     pub in_process: bool,
 }
 
-const PROFILES: [&str; 3] = ["norobots-1994", "rfc9309", "other"];
 const REGISTRIES: [&str; 8] = [
     "pypi",
     "npm",
@@ -181,13 +181,13 @@ impl Adapter {
                 format!("`{}` must be the folder's name", manifest.name),
             ));
         }
-        if !PROFILES.contains(&manifest.profile.as_str()) {
+        if !CLAIMABLE_PROFILES.contains(&manifest.profile.as_str()) {
             return Err(field_error(
                 "profile",
                 format!(
                     "`{}` is not one of {}",
                     manifest.profile,
-                    PROFILES.join(", ")
+                    CLAIMABLE_PROFILES.join(", ")
                 ),
             ));
         }

@@ -253,8 +253,15 @@ impl Live {
                 return Err(failure);
             }
         };
-        match serde_json::from_slice::<Handshake>(&answer) {
-            Ok(handshake) => Ok((live, handshake)),
+        let handshake = serde_json::from_slice::<Handshake>(&answer);
+        match handshake.as_ref().map(Handshake::profile_problem) {
+            Ok(None) => Ok((live, handshake.expect("parsed above"))),
+            Ok(Some(problem)) => {
+                let failure =
+                    live.failure(Fault::ProtocolError, format!("bad handshake: {problem}"));
+                live.kill();
+                Err(failure)
+            }
             Err(e) => {
                 let failure = live.failure(
                     Fault::ProtocolError,

@@ -1,6 +1,6 @@
 """A misbehaving adapter for the harness's own tests: one mode per fault.
 
-Usage: chaos.py MODE [always]. It speaks the protocol correctly (answering "allowed" to every
+Usage: chaos.py MODE [always]. Mode `typo-profile` claims the profile `rfc-9309` in its hello. It speaks the protocol correctly (answering "allowed" to every
 query) until a check's robots.txt body contains the word FAULT (or, with `always`, on every check);
 then it commits the fault of its mode.
 """
@@ -26,7 +26,8 @@ for line in sys.stdin:
     request = json.loads(line)
     if request["type"] == "hello":
         answer({"name": "chaos-" + MODE, "parser": "chaos", "version": "1", "language": "Python",
-                "homepage": "", "profile": "norobots-1994"})
+                "homepage": "",
+                "profile": "rfc-9309" if MODE == "typo-profile" else "norobots-1994"})
         continue
     if request["type"] == "stop":
         break
