@@ -93,6 +93,10 @@ pub trait Engine: Send {
     fn unavailable(&self) -> Option<&str> {
         None
     }
+
+    /// Forgets any state kept between batches, as a new process would: the next batch is
+    /// answered after a fresh start. Nothing to do for an engine that keeps none.
+    fn fresh_start(&mut self) {}
 }
 
 /// The reference implementation under one profile.

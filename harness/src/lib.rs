@@ -61,6 +61,7 @@ pub mod limits;
 pub mod local_url;
 pub mod located;
 pub mod output;
+pub mod reask;
 pub mod repeats;
 pub mod report;
 pub mod run;

@@ -19,6 +19,8 @@ use crate::engine::{Engine, Failure, Fault, Query, Reply};
 pub enum Outcome {
     Pass,
     Fail,
+    /// The parser's answer changed when the check was asked again (see [`crate::reask`]).
+    Unstable,
     /// The scored profile leaves this check open (or the check names no profile to score under).
     Unspecified,
     /// The parser rejected the input.
@@ -31,9 +33,10 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 8] = [
+    pub const ALL: [Outcome; 9] = [
         Outcome::Pass,
         Outcome::Fail,
+        Outcome::Unstable,
         Outcome::Unspecified,
         Outcome::Error,
         Outcome::Crash,
@@ -46,6 +49,7 @@ impl Outcome {
         match self {
             Outcome::Pass => "pass",
             Outcome::Fail => "fail",
+            Outcome::Unstable => "unstable",
             Outcome::Unspecified => "unspecified",
             Outcome::Error => "error",
             Outcome::Crash => "crash",
@@ -308,7 +312,7 @@ impl Summary {
         for r in results {
             match r.outcome {
                 Outcome::Pass => summary.passed += 1,
-                Outcome::Fail => summary.failed += 1,
+                Outcome::Fail | Outcome::Unstable => summary.failed += 1,
                 Outcome::Unspecified => summary.unspecified += 1,
                 _ => summary.errored += 1,
             }

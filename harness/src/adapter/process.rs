@@ -220,10 +220,16 @@ impl Engine for AdapterProcess {
     fn unavailable(&self) -> Option<&str> {
         self.broken.as_deref()
     }
+
+    /// The next batch starts a new process (`exchange` starts one when none is live).
+    fn fresh_start(&mut self) {
+        self.stop_live();
+    }
 }
 
-impl Drop for AdapterProcess {
-    fn drop(&mut self) {
+impl AdapterProcess {
+    /// Asks the adapter to stop, and kills it if it has not within half a second.
+    fn stop_live(&mut self) {
         if let Some(mut live) = self.live.take() {
             live.send(br#"{"type":"stop"}"#);
             let deadline = Instant::now() + Duration::from_millis(500);
@@ -235,6 +241,12 @@ impl Drop for AdapterProcess {
             }
             live.kill();
         }
+    }
+}
+
+impl Drop for AdapterProcess {
+    fn drop(&mut self) {
+        self.stop_live();
     }
 }
 

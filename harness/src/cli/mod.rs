@@ -30,6 +30,8 @@ pub enum Exit {
     Input = 2,
     /// An adapter was unavailable or broke down.
     Unavailable = 3,
+    /// With expectations: no regression, but a check whose answer changed when asked again.
+    Unstable = 4,
 }
 
 impl From<Exit> for ExitCode {
@@ -41,7 +43,7 @@ impl From<Exit> for ExitCode {
 /// Conformance suite and differential harness for robots.txt parsers.
 ///
 /// Exit codes: 0 every scored check as expected; 1 failures (or regressions); 2 usage or input
-/// error; 3 an adapter unavailable or broken.
+/// error; 3 an adapter unavailable or broken; 4 (with expectations) an unstable answer.
 #[derive(Debug, Parser)]
 #[command(name = "robotstxt-test", version, about, long_about = None)]
 pub struct Cli {

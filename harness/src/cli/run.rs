@@ -10,6 +10,7 @@ use robotstxt_test::engine::{Engine, ReferenceEngine};
 use robotstxt_test::expectations::gate::{judge, Judged};
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::output::{junit, summary};
+use robotstxt_test::reask::reask;
 use robotstxt_test::run::{run_engines, Outcome, Scoring};
 use robotstxt_test::visible::shown;
 
@@ -40,7 +41,9 @@ pub enum Format {
 /// it passes when every check comes out as the file lists (see adapters/README.md).
 ///
 /// Exit codes: 0 every scored check as expected; 1 failures (with expectations: regressions, or
-/// under --strict unexpected passes); 2 usage or input error; 3 an adapter unavailable or broken.
+/// under --strict unexpected passes); 2 usage or input error; 3 an adapter unavailable or broken;
+/// 4 with expectations, no regression but an unstable check (its answer changed when asked again
+/// after a fresh start of the adapter).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A folder of case files, or one case file; repeat to run several. Default: the checkout's
@@ -101,10 +104,19 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             plan.judge = Some(next);
         }
     }
+    let mut all_results = all_results;
     let judged: Vec<Option<Judged>> = plans
         .iter()
-        .zip(&all_results)
-        .map(|(plan, results)| plan.judge.as_ref().map(|e| judge(e, &cases, results)))
+        .zip(engines.iter_mut().zip(&mut all_results))
+        .map(|(plan, (engine, results))| {
+            let expectations = plan.judge.as_ref()?;
+            let suspects = judge(expectations, &cases, results).regressions();
+            // A regression is asked again before it is called one: an answer that changes is
+            // the parser's instability, not a change in the parser.
+            let scored = scoring(engine.as_ref());
+            reask(engine.as_mut(), &cases, results, scored, &suspects);
+            Some(judge(expectations, &cases, results))
+        })
         .collect();
     let runs: Vec<EngineRun<'_>> = engines
         .iter()
@@ -127,9 +139,15 @@ pub fn execute(args: Args) -> Result<Exit, String> {
                 )
             }),
         };
-        if failed {
-            exit = exit.max(Exit::Failures);
-        }
+        let tally = run.gate.map(|(_, judged)| judged.tally());
+        let unstable_only = tally.is_some_and(|t| t.unstable > 0 && t.regressions == 0);
+        exit = match (exit, failed, unstable_only) {
+            // Unavailable outranks failures, which outrank an unstable answer.
+            (Exit::Unavailable, _, _) | (_, false, _) => exit,
+            (_, true, true) if exit == Exit::Ok => Exit::Unstable,
+            (_, true, true) => exit,
+            (_, true, false) => Exit::Failures,
+        };
     }
     print!("{}", render(&args, &runs, &cases)?);
     Ok(exit)

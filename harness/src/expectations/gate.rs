@@ -7,7 +7,9 @@
 //! | no | pass | [`Status::Pass`] |
 //! | no | unspecified, skipped | [`Status::NotScored`] (an unavailable adapter fails the run on its own) |
 //! | no | fail, error, crash, timeout, protocol-error | [`Status::Regression`] |
+//! | no | unstable (a regression whose answer changed when asked again) | [`Status::Unstable`] |
 //! | yes | the listed outcome | [`Status::AsListed`] |
+//! | yes, as `unstable` | anything | [`Status::AsListed`] (its answer is known to vary) |
 //! | yes | another non-pass | [`Status::Regression`] |
 //! | yes | pass or unspecified | [`Status::UnexpectedPass`] (fails the run under `--strict`) |
 
@@ -29,6 +31,9 @@ pub enum Status {
     Regression(Option<usize>),
     /// Listed (entry index), but it now passes or is no longer scored.
     UnexpectedPass(usize),
+    /// A regression (not listed, or listed otherwise: entry index) whose answer changed when it
+    /// was asked again: the parser's bug, not a change in it.
+    Unstable(Option<usize>),
 }
 
 /// A run judged against a file: one status per result, in result order.
@@ -44,6 +49,7 @@ pub struct Tally {
     pub as_listed: usize,
     pub regressions: usize,
     pub unexpected_passes: usize,
+    pub unstable: usize,
 }
 
 impl Judged {
@@ -54,16 +60,27 @@ impl Judged {
                 Status::AsListed(_) => tally.as_listed += 1,
                 Status::Regression(_) => tally.regressions += 1,
                 Status::UnexpectedPass(_) => tally.unexpected_passes += 1,
+                Status::Unstable(_) => tally.unstable += 1,
                 Status::Pass | Status::NotScored => {}
             }
         }
         tally
     }
 
-    /// Whether the run fails the gate: a regression, or (under `strict`) an unexpected pass.
+    /// Whether the run fails the gate: a regression, an unstable answer, or (under `strict`) an
+    /// unexpected pass.
     pub fn fails(&self, strict: bool) -> bool {
         let tally = self.tally();
-        tally.regressions > 0 || (strict && tally.unexpected_passes > 0)
+        tally.regressions > 0 || tally.unstable > 0 || (strict && tally.unexpected_passes > 0)
+    }
+
+    /// The results a regression makes suspect: asked again before the run is judged (see
+    /// [`crate::reask`]).
+    pub fn regressions(&self) -> Vec<usize> {
+        (self.statuses.iter().enumerate())
+            .filter(|(_, s)| matches!(s, Status::Regression(_)))
+            .map(|(i, _)| i)
+            .collect()
     }
 }
 
@@ -81,6 +98,10 @@ pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckRes
         .map(|r| {
             let id = CheckId::new(&cases[r.case].id, r.check);
             match (index.get(&id).copied(), Listed::of(r.outcome)) {
+                (Some(entry), _) if expectations.entries[entry].outcome == Listed::Unstable => {
+                    Status::AsListed(entry)
+                }
+                (entry, Some(Listed::Unstable)) => Status::Unstable(entry),
                 (None, None) if r.outcome == Outcome::Pass => Status::Pass,
                 (None, None) | (None, Some(Listed::Skipped)) => Status::NotScored,
                 (None, Some(_)) => Status::Regression(None),
@@ -106,12 +127,18 @@ pub fn updated(
 ) -> ExpectationFile {
     let mut file = ExpectationFile::empty(adapter);
     for r in results {
-        let Some(outcome) = Listed::of(r.outcome) else {
-            continue;
-        };
         let case = &cases[r.case];
         let check = CheckId::new(&case.id, r.check);
         let kept = previous.and_then(|p| p.entry(&check));
+        // One run cannot show that an answer no longer varies: an unstable entry stays.
+        let known_unstable = kept.is_some_and(|e| e.outcome == Listed::Unstable);
+        let outcome = if known_unstable {
+            Listed::Unstable
+        } else if let Some(outcome) = Listed::of(r.outcome) {
+            outcome
+        } else {
+            continue;
+        };
         file.entries.push(Entry {
             reason: kept.map_or_else(|| reason_for(case, r), |e| e.reason.clone()),
             issue: kept.and_then(|e| e.issue.clone()),
@@ -168,6 +195,7 @@ fn reason_for(case: &Case, r: &CheckResult) -> String {
                 shorten(case.spec.trim(), 100)
             )
         }
+        Outcome::Unstable => format!("the parser's answer varies: {detail}"),
         Outcome::Error => format!("the parser rejects the body: {detail}"),
         Outcome::Crash => format!("the adapter crashes: {detail}"),
         Outcome::Timeout => "no answer within the time limit".to_owned(),

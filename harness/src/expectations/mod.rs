@@ -82,6 +82,8 @@ impl std::str::FromStr for CheckId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Listed {
     Fail,
+    /// Known to answer differently when asked again: any answer is as listed.
+    Unstable,
     Error,
     Crash,
     Timeout,
@@ -90,8 +92,9 @@ pub enum Listed {
 }
 
 impl Listed {
-    pub const ALL: [Listed; 6] = [
+    pub const ALL: [Listed; 7] = [
         Listed::Fail,
+        Listed::Unstable,
         Listed::Error,
         Listed::Crash,
         Listed::Timeout,
@@ -102,6 +105,7 @@ impl Listed {
     pub fn outcome(self) -> Outcome {
         match self {
             Listed::Fail => Outcome::Fail,
+            Listed::Unstable => Outcome::Unstable,
             Listed::Error => Outcome::Error,
             Listed::Crash => Outcome::Crash,
             Listed::Timeout => Outcome::Timeout,

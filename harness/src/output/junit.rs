@@ -193,6 +193,10 @@ fn gated_verdict(
                 message: format!("regression: {} ({was})", result.outcome),
             }
         }
+        Status::Unstable(_) => Verdict::Failure {
+            kind: "unstable".to_owned(),
+            message: format!("unstable: {}", first_line(result.detail.as_deref())),
+        },
         Status::UnexpectedPass(entry) => {
             let entry = &expectations.entries[entry];
             let message = format!(

@@ -54,6 +54,8 @@ pub struct GateDocument {
     pub tally: Tally,
     /// Check ids: unlisted non-passes, and listed checks with another outcome.
     pub regression_ids: Vec<String>,
+    /// Check ids: regressions whose answer changed when asked again.
+    pub unstable_ids: Vec<String>,
     /// Check ids: listed, but now passing or no longer scored.
     pub unexpected_pass_ids: Vec<String>,
 }
@@ -78,6 +80,7 @@ impl GateDocument {
             file: expectations.file.display().to_string(),
             tally: judged.tally(),
             regression_ids: ids(|s| matches!(s, Status::Regression(_))),
+            unstable_ids: ids(|s| matches!(s, Status::Unstable(_))),
             unexpected_pass_ids: ids(|s| matches!(s, Status::UnexpectedPass(_))),
         }
     }
@@ -216,6 +219,11 @@ pub fn human_gated(
                 out.push_str(&failure_block(case, &once.result(case, result)));
                 out.push('\n');
             }
+            Status::Unstable(_) => {
+                out.push_str("UNSTABLE (list it as `unstable`, and report it to the parser) ");
+                out.push_str(&failure_block(case, &once.result(case, result)));
+                out.push('\n');
+            }
             Status::UnexpectedPass(entry) => {
                 let entry = &expectations.entries[entry];
                 out.push_str(&format!(
@@ -239,7 +247,7 @@ pub fn human_gated(
     };
     out.push_str(&format!(
         "{} {} ({}): {} passed, {} failed, {} unspecified, {} errored\n  \
-         against {}: {} non-passes as listed, {} regressions, {} unexpected passes{}: {verdict}\n",
+         against {}: {} non-passes as listed, {} regressions, {} unstable, {} unexpected passes{}: {verdict}\n",
         shown(&run.handshake.name),
         shown(&run.handshake.version),
         shown(&run.handshake.profile),
@@ -250,6 +258,7 @@ pub fn human_gated(
         expectations.file.display(),
         t.as_listed,
         t.regressions,
+        t.unstable,
         t.unexpected_passes,
         if strict { " (strict)" } else { "" },
     ));

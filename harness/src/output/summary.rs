@@ -104,6 +104,9 @@ fn run_result(
                 );
                 problems.push(format!("{name} {}: {} ({was})", id(i), describe(run, i)));
             }
+            Status::Unstable(_) => {
+                problems.push(format!("{name} {}: unstable: {}", id(i), describe(run, i)));
+            }
             Status::UnexpectedPass(e) => {
                 let entry = &expectations.entries[e];
                 surprises.push(format!(
@@ -122,6 +125,9 @@ fn run_result(
     let _ = write!(cell, " {} as listed", t.as_listed);
     if t.regressions > 0 {
         let _ = write!(cell, ", {} regressions", t.regressions);
+    }
+    if t.unstable > 0 {
+        let _ = write!(cell, ", {} unstable", t.unstable);
     }
     if t.unexpected_passes > 0 {
         let _ = write!(cell, ", {} unexpected passes", t.unexpected_passes);

@@ -132,7 +132,7 @@ struct AdapterData<'a> {
     answers: String,
     /// Error messages and failures, by flat check index.
     details: BTreeMap<usize, Cow<'a, str>>,
-    /// Per scoring, one letter per check: `P`ass, `F`ail, `U`nspecified, `E`rror, `C`rash,
+    /// Per scoring, one letter per check: `P`ass, `F`ail, `V` unstable (varies), `U`nspecified, `E`rror, `C`rash,
     /// `T`imeout, protocol error `X`, `S`kipped.
     outcomes: BTreeMap<String, String>,
 }
@@ -141,6 +141,7 @@ fn outcome_letter(outcome: Outcome) -> char {
     match outcome {
         Outcome::Pass => 'P',
         Outcome::Fail => 'F',
+        Outcome::Unstable => 'V',
         Outcome::Unspecified => 'U',
         Outcome::Error => 'E',
         Outcome::Crash => 'C',

@@ -24,7 +24,8 @@ use robotstxt_reference::Profile;
 
 use crate::cases::Case;
 use crate::engine::{Engine, Failure, Handshake, Query, Reply};
-use crate::run::{self, CheckResult, Scoring};
+use crate::reask::reask;
+use crate::run::{self, CheckResult, Outcome, Scoring};
 use crate::swap::replace_files;
 
 /// Everything a report shows.
@@ -108,6 +109,10 @@ impl Engine for Recorder {
     fn unavailable(&self) -> Option<&str> {
         self.inner.unavailable()
     }
+
+    fn fresh_start(&mut self) {
+        self.inner.fresh_start();
+    }
 }
 
 /// Runs every engine over `cases` (side by side) and scores each answer under every profile.
@@ -132,13 +137,35 @@ pub fn collect(
         })
         .collect();
     let claimed = |e: &dyn Engine| Scoring::Claimed(e.handshake().claimed_profile());
-    let results = run::run_engines(cases, &mut recorders, &claimed, progress);
+    let mut results = run::run_engines(cases, &mut recorders, &claimed, progress);
+    // Every non-pass is asked again before it is published: an answer that varies from one
+    // process to the next is shown as unstable rather than as whichever answer came first.
+    let logs: Vec<_> = logs
+        .iter()
+        .map(|log| std::mem::take(&mut *log.lock().expect("the run is over")))
+        .collect();
+    std::thread::scope(|scope| {
+        for (engine, results) in recorders.iter_mut().zip(&mut results) {
+            scope.spawn(move || {
+                let suspects: Vec<usize> = (results.iter().enumerate())
+                    .filter(|(_, r)| matches!(r.outcome, Outcome::Fail | Outcome::Error))
+                    .map(|(i, _)| i)
+                    .collect();
+                let scoring = claimed(engine.as_ref());
+                reask(engine.as_mut(), cases, results, scoring, &suspects);
+            });
+        }
+    });
     recorders
         .iter()
         .zip(results)
-        .zip(&logs)
+        .zip(logs)
         .map(|((engine, claimed), log)| {
-            let log = std::mem::take(&mut *log.lock().expect("the run is over"));
+            let unstable: std::collections::HashMap<(usize, usize), &CheckResult> = (claimed
+                .iter())
+            .filter(|r| r.outcome == Outcome::Unstable)
+            .map(|r| ((r.case, r.check), r))
+            .collect();
             let by_profile = Profile::ALL
                 .iter()
                 .map(|&profile| {
@@ -148,6 +175,14 @@ pub fn collect(
                         .enumerate()
                         .flat_map(|(i, (case, (reply, _)))| {
                             run::score(i, case, reply, Scoring::Forced(profile))
+                        })
+                        .map(|mut r| {
+                            let seen = unstable.get(&(r.case, r.check));
+                            if let Some(seen) = seen.filter(|_| r.outcome.is_scored()) {
+                                r.outcome = Outcome::Unstable;
+                                r.detail.clone_from(&seen.detail);
+                            }
+                            r
                         })
                         .collect();
                     (profile, scored)

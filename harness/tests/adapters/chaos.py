@@ -1,6 +1,6 @@
 """A misbehaving adapter for the harness's own tests: one mode per fault.
 
-Usage: chaos.py MODE [always]. Mode `typo-profile` claims the profile `rfc-9309` in its hello. It speaks the protocol correctly (answering "allowed" to every
+Usage: chaos.py MODE [always], or chaos.py alternate STATE-FILE. Mode `typo-profile` claims the profile `rfc-9309` in its hello. It speaks the protocol correctly (answering "allowed" to every
 query) until a check's robots.txt body contains the word FAULT (or, with `always`, on every check);
 then it commits the fault of its mode.
 """
@@ -15,6 +15,13 @@ ALWAYS = sys.argv[2:] == ["always"]
 
 if MODE == "slow-start":
     time.sleep(1.5)
+if MODE == "alternate":
+    # An answer that depends on the process, as one on a hash seed does: the n-th start (counted
+    # in the file named by the second argument) answers "disallowed" when n is even.
+    STATE = sys.argv[2]
+    STARTS = int(open(STATE).read()) if os.path.exists(STATE) else 0
+    with open(STATE, "w") as f:
+        f.write(str(STARTS + 1))
 
 
 def answer(obj):
@@ -33,6 +40,10 @@ for line in sys.stdin:
         break
     body = base64.b64decode(request["robots_b64"])
     queries = request["queries"]
+    if MODE == "alternate":
+        verdict = "disallowed" if STARTS % 2 == 0 else "allowed"
+        answer({"id": request["id"], "results": [verdict] * len(queries)})
+        continue
     if b"FAULT" in body or ALWAYS:
         sys.stderr.write("chaos: committing fault %s\n" % MODE)
         sys.stderr.flush()
