@@ -144,4 +144,35 @@ fn the_page_renders_and_no_case_content_runs() {
         "{dom}"
     );
     assert_eq!(dom.matches("<script").count(), 2, "{dom}");
+
+    // The matrix's filter, set from the URL as the page's controls set it. Of the four checks,
+    // the evil adapter answers `allowed` to all; the plain one rejects the `script-tags` body.
+    // So `script-tags#0` and `#1` are answered differently, `plain#0` is failed by both, and
+    // `plain#1` is passed by both.
+    for (i, (fragment, checks, rows)) in [
+        ("", 4, 2),
+        ("show=nonpass", 3, 2),
+        ("show=disagree", 2, 2),
+        ("search=plain", 2, 2),
+        ("search=plain&show=nonpass", 1, 2),
+        ("search=PLAIN%231", 1, 2),
+        ("search=script-tags%231&show=nonpass", 1, 1),
+        ("search=plain&show=disagree", 0, 0),
+        ("group=gate&show=nonpass", 3, 2),
+        ("group=no-such-group", 0, 0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let url = format!("file://{}#{fragment}", page.display());
+        let profile = s.path(&format!("profile-filter-{i}"));
+        let dom = headless(&chromium, &profile, &url, &["--dump-dom"]);
+        let shown = format!("data-visible-checks=\"{checks}\" data-visible-rows=\"{rows}\"");
+        assert!(dom.contains(&shown), "#{fragment}: want {shown} in {dom}");
+        assert_eq!(
+            dom.matches("<tr class=\"r").count(),
+            rows,
+            "#{fragment}: rows drawn"
+        );
+    }
 }

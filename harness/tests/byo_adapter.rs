@@ -60,7 +60,8 @@ fn the_python_adapter_from_the_readme_runs() {
     );
     assert_eq!(gate.code, 0, "{gate:?}");
     assert!(
-        gate.stdout.contains(" 0 regressions, 0 unstable, 0 unexpected passes"),
+        gate.stdout
+            .contains(" 0 regressions, 0 unstable, 0 unexpected passes"),
         "{gate:?}"
     );
 }
