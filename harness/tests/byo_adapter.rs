@@ -45,6 +45,9 @@ fn the_python_adapter_from_the_readme_runs() {
     assert!(summary.starts_with("my-parser "), "{summary}");
     assert!(summary.contains("(norobots-1994): "), "{summary}");
     assert!(!summary.contains(" 0 passed"), "{summary}");
+    // The body is decoded as the parser's real callers decode it, so no body is charged to the
+    // parser as rejected.
+    assert!(summary.contains(" 0 errored"), "{summary}");
 
     // The guide's CI workflow: list what does not pass, then gate on it.
     let file = dir.path().join("expectations.yaml");

@@ -291,3 +291,32 @@ fn two_versions_of_one_parser_side_by_side() {
         "{html}"
     );
 }
+
+/// A report made outside a checkout (an author's own page) names the suite it was made with and
+/// the command that made it, in every file.
+#[test]
+fn a_report_names_its_suite_and_the_command_that_made_it() {
+    let s = Scratch::new(&common::hostile_corpus());
+    let plain = s.fake_cmd("fake 1.0");
+    let out = s.run("report", &["--out", "out", "--adapter-cmd", &plain]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let dir = s.path("out");
+    let data: serde_json::Value = serde_json::from_str(&read(&dir, "results.json")).unwrap();
+    let commit = data["suite_commit"].as_str().unwrap();
+    assert_eq!(commit, robotstxt_test::suite::COMMIT);
+    assert_ne!(
+        commit, "unknown",
+        "the binary was built from a git checkout"
+    );
+    let command = data["command"].as_str().unwrap();
+    assert!(
+        command.starts_with("robotstxt-test report --cases cases --out out --adapter-cmd "),
+        "{command}"
+    );
+    let shown_command = "robotstxt-test report --cases cases --out out --adapter-cmd";
+    for page in ["README.md", "fake.md"] {
+        let text = read(&dir, page);
+        assert!(text.contains(shown_command), "{page}: {text}");
+        assert!(text.contains(commit), "{page}: {text}");
+    }
+}

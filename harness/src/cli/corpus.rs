@@ -27,8 +27,12 @@ pub fn load(explicit: &[PathBuf]) -> Result<Corpus, String> {
                 explicit.to_vec()
             };
             let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-            let here = checkout.unwrap_or_else(|| PathBuf::from("."));
-            let commit = robotstxt_test::report::suite_commit(&here);
+            // The suite is this checkout at its commit; outside one, it is the copy built into
+            // this binary (whatever folder --cases names, the reports name the suite it came with).
+            let commit = match &checkout {
+                Some(root) => robotstxt_test::report::suite_commit(root),
+                None => (suite::COMMIT.to_owned(), suite::MODIFIED),
+            };
             (load_corpus(&paths), shown.join(", "), commit)
         }
         (true, None) => (

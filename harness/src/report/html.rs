@@ -33,6 +33,7 @@ struct PageData<'a> {
     suite_commit: &'a str,
     suite_modified: bool,
     tool_version: &'a str,
+    command: &'a str,
     date: &'a str,
     /// `claimed`, then every profile name.
     scorings: Vec<String>,
@@ -157,6 +158,7 @@ pub fn page(report: &Report) -> String {
         suite_commit: &report.suite_commit,
         suite_modified: report.suite_modified,
         tool_version: &report.tool_version,
+        command: &report.command,
         date: &report.date,
         scorings: matrix::scorings().into_iter().map(|(n, _)| n).collect(),
         groups: matrix::groups(&report.cases)

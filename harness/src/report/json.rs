@@ -25,6 +25,7 @@ struct Document<'a> {
     suite_commit: &'a str,
     suite_modified: bool,
     tool_version: &'a str,
+    command: &'a str,
     date: &'a str,
     profiles: Vec<&'static str>,
     cases: Vec<CaseDoc<'a>>,
@@ -99,6 +100,7 @@ pub fn document(report: &Report) -> std::io::Result<String> {
         suite_commit: &report.suite_commit,
         suite_modified: report.suite_modified,
         tool_version: &report.tool_version,
+        command: &report.command,
         date: &report.date,
         profiles: robotstxt_reference::Profile::ALL
             .iter()

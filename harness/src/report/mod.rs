@@ -36,6 +36,8 @@ pub struct Report {
     /// Whether the suite's files differed from that commit.
     pub suite_modified: bool,
     pub tool_version: String,
+    /// The command that made the report, as typed (`robotstxt-test report --adapter-cmd ...`).
+    pub command: String,
     /// When the report was made: UTC, ISO 8601, to the second.
     pub date: String,
     pub cases: Vec<Case>,
