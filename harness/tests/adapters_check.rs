@@ -172,7 +172,7 @@ fn a_clean_adapter_passes_and_a_noisy_or_mislabelled_one_fails() {
     std::fs::copy(dir.path().join("fake.py"), folder.join("fake.py")).unwrap();
     let manifest =
         "name: wrong-name\nparser: fake\nlanguage: Python\nhomepage: https://example.org\n\
-        profile: rfc9309\npackage: { name: fake, version: \"1.0\", registry: pypi }\n\
+        profile: rfc9309\npackage: { name: fake, version: \"2.0\", registry: pypi }\n\
         input: bytes\nrequires: [python3]\nrun: [\"python3\", \"{dir}/fake.py\", \"other-name\"]\n";
     std::fs::write(folder.join("adapter.yaml"), manifest).unwrap();
     let adapters = dir.path().join("adapters");
@@ -190,6 +190,7 @@ fn a_clean_adapter_passes_and_a_noisy_or_mislabelled_one_fails() {
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
     for needed in [
         "name `other-name` in its hello but `wrong-name` in adapter.yaml",
+        "version `1.0` in its hello but `2.0` pinned in adapter.yaml",
         "profile `norobots-1994` in its hello but `rfc9309` in adapter.yaml",
         "section \"The manifest: `adapter.yaml`\"",
     ] {
@@ -219,6 +220,7 @@ fn a_clean_adapter_passes_and_a_noisy_or_mislabelled_one_fails() {
     assert!(
         out.stderr.contains(
             "protocol-error: name `other-name` in its hello but `wrong-name` in adapter.yaml; \
+             version `1.0` in its hello but `2.0` pinned in adapter.yaml; \
              profile `norobots-1994` in its hello but `rfc9309` in adapter.yaml"
         ),
         "{}",

@@ -53,6 +53,18 @@ pub struct Package {
     pub registry: String,
 }
 
+/// Registries whose package is whatever the system provides, not installed by the adapter: the
+/// manifest's version is the one last seen, and the handshake says which one ran.
+pub const SYSTEM_REGISTRIES: [&str; 2] = ["stdlib", "debian"];
+
+impl Package {
+    /// Whether the adapter installs exactly `version` (every registry but the system's), so that
+    /// its handshake must report that version.
+    pub fn pins_version(&self) -> bool {
+        !SYSTEM_REGISTRIES.contains(&self.registry.as_str())
+    }
+}
+
 /// One install step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]

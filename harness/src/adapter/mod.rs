@@ -110,15 +110,22 @@ pub fn availabilities(adapters: &[Adapter]) -> Vec<Availability> {
     })
 }
 
-/// Where an adapter's hello contradicts its `adapter.yaml` on name or profile, naming both values:
-/// a run must not score a parser under a profile it was not meant to be scored under, nor file its
-/// results under another adapter's name.
+/// Where an adapter's hello contradicts its `adapter.yaml` on name, profile or a pinned version,
+/// naming both values: a run must not score a parser under a profile it was not meant to be scored
+/// under, file its results under another adapter's name, or publish them for a release that did
+/// not answer them.
 pub fn disagreement(manifest: &Manifest, hello: &Handshake) -> Option<String> {
     let mut differences = Vec::new();
     if hello.name != manifest.name {
         differences.push(format!(
             "name `{}` in its hello but `{}` in adapter.yaml",
             hello.name, manifest.name
+        ));
+    }
+    if manifest.package.pins_version() && hello.version != manifest.package.version {
+        differences.push(format!(
+            "version `{}` in its hello but `{}` pinned in adapter.yaml",
+            hello.version, manifest.package.version
         ));
     }
     if hello.profile != manifest.profile {
