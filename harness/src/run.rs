@@ -172,6 +172,15 @@ pub fn score(
                     (outcome, None, Some(failure.detail.clone()))
                 }
             };
+            // The scoring rule (reports/README.md): a check its profile leaves open is never
+            // scored, whatever came back; an error there is kept in `detail`, shown but not
+            // counted. Only a check that was never asked (`skipped`) says so instead.
+            let open = matches!(scored, Some((_, Ruling::Unspecified)) | None);
+            let outcome = if open && outcome != Outcome::Skipped {
+                Outcome::Unspecified
+            } else {
+                outcome
+            };
             CheckResult {
                 case: case_index,
                 check: check_index,
@@ -302,8 +311,10 @@ pub struct Summary {
     pub passed: usize,
     pub failed: usize,
     pub unspecified: usize,
-    /// Every other outcome: rejected inputs, crashes, timeouts, protocol errors, skips.
+    /// Rejected inputs, crashes, timeouts and protocol errors on scored checks.
     pub errored: usize,
+    /// Checks never asked: the adapter was unavailable, or broke down before them.
+    pub skipped: usize,
 }
 
 impl Summary {
@@ -314,6 +325,7 @@ impl Summary {
                 Outcome::Pass => summary.passed += 1,
                 Outcome::Fail | Outcome::Unstable => summary.failed += 1,
                 Outcome::Unspecified => summary.unspecified += 1,
+                Outcome::Skipped => summary.skipped += 1,
                 _ => summary.errored += 1,
             }
         }

@@ -218,12 +218,13 @@ fn a_clean_adapter_passes_and_a_noisy_or_mislabelled_one_fails() {
     );
     assert_eq!(out.code, 3, "{}{}", out.stdout, out.stderr);
     assert!(
-        out.stderr.contains(
-            "protocol-error: name `other-name` in its hello but `wrong-name` in adapter.yaml; \
+        out.stdout.contains(
+            "unavailable: its hello breaks the protocol: name `other-name` in its hello but \
+             `wrong-name` in adapter.yaml; \
              version `1.0` in its hello but `2.0` pinned in adapter.yaml; \
              profile `norobots-1994` in its hello but `rfc9309` in adapter.yaml"
         ),
         "{}",
-        out.stderr
+        out.stdout
     );
 }

@@ -320,3 +320,60 @@ fn a_report_names_its_suite_and_the_command_that_made_it() {
         assert!(text.contains(commit), "{page}: {text}");
     }
 }
+
+/// The scoring rule in reports/README.md: a check its profile leaves open is never scored, even
+/// when the adapter errs on it (the error is still shown), so every adapter scored under one
+/// profile has the same denominator: the checks that profile decides.
+#[test]
+fn the_matrix_scores_exactly_the_checks_a_profile_decides() {
+    let corpus = "cases:\n\
+        \x20 - name: rejected\n    spec: test\n    robots: \"User-agent: *\\nREJECT\\n\"\n    checks:\n\
+        \x20     - { agent: FooBot, path: /a, expect: allowed }\n\
+        \x20     - { agent: FooBot, path: /b, expect: { norobots-1994: unspecified, rfc9309: unspecified } }\n\
+        \x20 - name: answered\n    spec: test\n    robots: \"User-agent: *\\nDisallow: /a\\n\"\n    checks:\n\
+        \x20     - { agent: FooBot, path: /a, expect: disallowed }\n\
+        \x20     - { agent: FooBot, path: /b, expect: { norobots-1994: unspecified, rfc9309: allowed } }\n";
+    let s = Scratch::new(corpus);
+    let rejecting = s.fake_cmd("rejecting 1.0");
+    let answering = s.fake_cmd("answering 1.0 agree");
+    let args = [
+        "--out",
+        "out",
+        "--adapter-cmd",
+        &rejecting,
+        "--adapter-cmd",
+        &answering,
+    ];
+    let out = s.run("report", &args);
+    assert_eq!(out.code, 0, "{out:?}");
+    let data: serde_json::Value =
+        serde_json::from_str(&read(&s.path("out"), "results.json")).unwrap();
+    // (scoring, checks it decides, passed by the rejecting adapter, passed by the answering one)
+    for (scoring, decided, passed) in [
+        ("norobots-1994", 2, [0, 1]),
+        ("rfc9309", 3, [1, 2]),
+        ("claimed", 2, [0, 1]),
+    ] {
+        for (adapter, passed) in data["adapters"].as_array().unwrap().iter().zip(passed) {
+            let totals = &adapter["totals"][scoring];
+            let name = &adapter["name"];
+            assert_eq!(
+                totals["scored"], decided,
+                "{name} under {scoring}: {totals}"
+            );
+            assert_eq!(totals["passed"], passed, "{name} under {scoring}: {totals}");
+            let counted = ["passed", "failed", "errored"]
+                .map(|k| totals[k].as_u64().unwrap())
+                .iter()
+                .sum::<u64>();
+            assert_eq!(counted, decided, "{name} under {scoring}: {totals}");
+        }
+    }
+    // The rejecting adapter's error on the open check is shown, not scored.
+    let open = &data["adapters"][0]["checks"][1];
+    assert_eq!(open["outcome"]["norobots-1994"], "unspecified", "{open}");
+    assert!(
+        open["detail"].as_str().unwrap().starts_with("Rejected"),
+        "{open}"
+    );
+}

@@ -94,7 +94,15 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     for ((engine, results), plan) in engines.iter().zip(&all_results).zip(&mut plans) {
         let name = &engine.handshake().name;
         if let Some(why) = engine.unavailable() {
-            eprintln!("{name}: unavailable or broken: {}", shown(why));
+            let never_answered = results.iter().all(|r| r.outcome == Outcome::Skipped);
+            if !never_answered {
+                eprintln!("{name}: broke down part way: {}", shown(why));
+            } else if args.format != Format::Human {
+                eprintln!(
+                    "{name}: unavailable: {}",
+                    shown(why.trim_start_matches("unavailable: "))
+                );
+            }
             exit = exit.max(Exit::Unavailable);
             if let Some(target) = &plan.update {
                 eprintln!("{name}: {} left as it was", target.display());
@@ -161,6 +169,7 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
             runs.iter()
                 .map(|run| match run.gate {
+                    _ if run.never_answered() => run.unavailable_text(&next_step(run.handshake)),
                     Some((expectations, judged)) => {
                         human_gated(*run, expectations, judged, cases, strict)
                     }
@@ -189,6 +198,20 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
         Format::Junit => junit::document(runs, cases, strict),
         Format::Markdown => summary::markdown(runs, cases, strict),
     })
+}
+
+/// What to try when an adapter never answered: check a command step by step, or install a named
+/// adapter.
+fn next_step(handshake: &robotstxt_test::engine::Handshake) -> String {
+    let name = &handshake.name;
+    if name.contains([' ', '/']) {
+        format!(
+            "try: robotstxt-test adapters check --adapter-cmd {}",
+            shlex::try_quote(name).unwrap_or_else(|_| name.into())
+        )
+    } else {
+        format!("try: robotstxt-test adapters install {name} (robotstxt-test adapters lists what this machine can run)")
+    }
 }
 
 /// A progress bar over every (engine, case) pair, on stderr, hidden when stderr is not a terminal.

@@ -51,7 +51,24 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
     let h = run.handshake;
     let mut cases_xml = String::new();
     let mut counts = [run.results.len(), 0, 0, 0];
-    for (i, result) in run.results.iter().enumerate() {
+    // An adapter that never answered is one error, carrying why (a crash's stderr included), not
+    // a suite of skipped checks that a CI dashboard would show as green.
+    let results = if run.never_answered() {
+        counts = [1, 0, 1, 0];
+        let why = run.unavailable.unwrap_or_default();
+        let _ = writeln!(
+            cases_xml,
+            "    <testcase name=\"start\" classname=\"{}\">\n      <error type=\"unavailable\" \
+             message=\"{}\">{}</error>\n    </testcase>",
+            xml(&h.name),
+            xml(why.lines().next().unwrap_or_default()),
+            xml(why)
+        );
+        &[][..]
+    } else {
+        run.results
+    };
+    for (i, result) in results.iter().enumerate() {
         let case = &cases[result.case];
         let verdict = match run.gate {
             Some((expectations, judged)) => {

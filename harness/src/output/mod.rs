@@ -31,6 +31,36 @@ pub struct EngineRun<'a> {
     pub gate: Option<(&'a ExpectationFile, &'a Judged)>,
 }
 
+impl EngineRun<'_> {
+    /// Whether the engine never answered: it could not start (or broke before its first answer),
+    /// so every check was skipped. Such a run is one line, not a block per check.
+    pub fn never_answered(&self) -> bool {
+        self.unavailable.is_some() && self.results.iter().all(|r| r.outcome == Outcome::Skipped)
+    }
+
+    /// The one line (and the adapter's stderr, for a crash) that stands for a run that never
+    /// answered, with what to try next.
+    pub fn unavailable_text(&self, hint: &str) -> String {
+        let why = self.unavailable.unwrap_or_default();
+        // The fault the start ended in, said as what happened at start.
+        let said = [
+            ("unavailable: ", ""),
+            ("crash: ", "it crashed at start: "),
+            ("timeout: ", "no hello in time: "),
+            ("protocol-error: ", "its hello breaks the protocol: "),
+        ]
+        .into_iter()
+        .find_map(|(fault, said)| why.strip_prefix(fault).map(|rest| format!("{said}{rest}")))
+        .unwrap_or_else(|| why.to_owned());
+        let why = said.as_str();
+        format!(
+            "{}: unavailable: {}\n  {hint}\n",
+            shown(&self.handshake.name),
+            shown(why).trim_end()
+        )
+    }
+}
+
 /// One engine's run, as `run --format json` prints it.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunDocument {
@@ -177,9 +207,21 @@ pub fn human(
         }
         index = end;
     }
+    out.push_str(&summary_line(handshake, results));
+    out.push('\n');
+    out
+}
+
+/// `name version (profile): N passed, N failed, N unspecified, N errored[, N skipped]`.
+fn summary_line(handshake: &Handshake, results: &[CheckResult]) -> String {
     let s = Summary::of(results);
-    out.push_str(&format!(
-        "{} {} ({}): {} passed, {} failed, {} unspecified, {} errored\n",
+    let skipped = if s.skipped > 0 {
+        format!(", {} skipped", s.skipped)
+    } else {
+        String::new()
+    };
+    format!(
+        "{} {} ({}): {} passed, {} failed, {} unspecified, {} errored{skipped}",
         shown(&handshake.name),
         shown(&handshake.version),
         shown(&handshake.profile),
@@ -187,8 +229,7 @@ pub fn human(
         s.failed,
         s.unspecified,
         s.errored
-    ));
-    out
+    )
 }
 
 /// The human report of a run judged against an expectation file: a block for every regression
@@ -238,7 +279,6 @@ pub fn human_gated(
             Status::Pass | Status::NotScored | Status::AsListed(_) => {}
         }
     }
-    let s = Summary::of(run.results);
     let t = judged.tally();
     let verdict = if judged.fails(strict) {
         "FAILS the gate"
@@ -246,15 +286,9 @@ pub fn human_gated(
         "as expected"
     };
     out.push_str(&format!(
-        "{} {} ({}): {} passed, {} failed, {} unspecified, {} errored\n  \
-         against {}: {} non-passes as listed, {} regressions, {} unstable, {} unexpected passes{}: {verdict}\n",
-        shown(&run.handshake.name),
-        shown(&run.handshake.version),
-        shown(&run.handshake.profile),
-        s.passed,
-        s.failed,
-        s.unspecified,
-        s.errored,
+        "{}\n  against {}: {} non-passes as listed, {} regressions, {} unstable, {} unexpected \
+         passes{}: {verdict}\n",
+        summary_line(run.handshake, run.results),
         expectations.file.display(),
         t.as_listed,
         t.regressions,

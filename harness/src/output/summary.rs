@@ -32,18 +32,21 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
         if result.starts_with('❌') {
             bad += 1;
         }
+        let counts = if run.never_answered() {
+            "– | – | – | –".to_owned()
+        } else {
+            format!(
+                "{}/{scored} | {} | {} | {}",
+                s.passed, s.failed, s.errored, s.unspecified
+            )
+        };
         let _ = writeln!(
             table,
-            "| {} | {} {} | {} | {}/{} | {} | {} | {} | {} |",
+            "| {} | {} {} | {} | {counts} | {} |",
             md_cell(&md_code(&h.name)),
             md(&h.parser),
             md(&h.version),
             md(&h.profile),
-            s.passed,
-            scored,
-            s.failed,
-            s.errored,
-            s.unspecified,
             result
         );
     }
@@ -78,8 +81,13 @@ fn run_result(
         md_code(&format!("{}#{}", cases[r.case].id, r.check))
     };
     if let Some(why) = run.unavailable {
-        problems.push(format!("{name}: unavailable or broken: {}", md(why)));
-        return "❌ unavailable".to_owned();
+        let (what, why) = if run.never_answered() {
+            ("unavailable", why.trim_start_matches("unavailable: "))
+        } else {
+            ("broke down part way", why)
+        };
+        problems.push(format!("{name}: {what}: {}", md(why)));
+        return format!("❌ {what}");
     }
     let Some((expectations, judged)) = run.gate else {
         let mut failing = 0;

@@ -165,9 +165,9 @@ fn totals(results: &[CheckResult]) -> Totals {
     Totals {
         passed: cell.passed,
         scored: cell.scored,
-        failed: count(Outcome::Fail),
+        failed: count(Outcome::Fail) + count(Outcome::Unstable),
         unspecified: count(Outcome::Unspecified),
-        errored: cell.scored - cell.passed - count(Outcome::Fail),
+        errored: cell.scored - cell.passed - count(Outcome::Fail) - count(Outcome::Unstable),
         skipped: cell.skipped,
     }
 }

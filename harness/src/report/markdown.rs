@@ -100,7 +100,11 @@ pub fn readme(report: &Report, names: &[String]) -> String {
         "## Matrix\n\n\
          A cell is *checks passed / checks scored* in that group (a topic file under `cases/`), \
          scored under the profile the adapter claims, falling back per check to `norobots-1994` \
-         (see `cases/README.md`). Checks a profile leaves open (`unspecified`) are not scored. \
+         (see `cases/README.md`). **The scoring rule:** a check the profile leaves open \
+         (`unspecified`) is never scored, whatever the adapter did with it: an answer, or an \
+         error, a crash or a timeout, which its page still shows. Every other check is scored, \
+         except where the adapter could not run at all (`skipped`). So every adapter scored \
+         under one profile has the same denominator. \
          The totals score the same answers under the claimed profile and under each profile on \
          its own (again falling back per check to `norobots-1994`).\n\n",
     );
