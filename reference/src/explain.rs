@@ -90,8 +90,9 @@ pub enum RuleChoice {
     NotReached,
     /// RFC 9309 §2.2.2: "The /robots.txt URI is implicitly allowed."
     ImplicitRobotsTxt,
-    /// The chosen record(s) hold `rules` rule lines (counting empty ones) and none matched the path.
-    NoRuleMatched { rules: usize },
+    /// The chosen record(s) hold `rules` rule lines, `empty` of them with an empty value, and none
+    /// matched the path.
+    NoRuleMatched { rules: usize, empty: usize },
     /// This line matched the path and decided.
     Matched {
         line: u32,
@@ -176,11 +177,16 @@ impl Explanation {
         match &self.rule {
             RuleChoice::NotReached => f.write_str("no rule applies"),
             RuleChoice::ImplicitRobotsTxt => f.write_str("/robots.txt is implicitly allowed"),
-            RuleChoice::NoRuleMatched { rules: 0 } => write!(f, "the {record} has no rules"),
-            RuleChoice::NoRuleMatched { rules } => write!(
-                f,
-                "none of its {rules} rule line(s) matches the path (an empty value matches nothing)"
-            ),
+            RuleChoice::NoRuleMatched { rules: 0, .. } => write!(f, "the {record} has no rules"),
+            RuleChoice::NoRuleMatched { rules, empty } => {
+                write!(f, "none of its {rules} rule line(s) matches the path")?;
+                // Said only where it is why: an empty value is a rule line that matches nothing.
+                match empty {
+                    0 => Ok(()),
+                    1 => f.write_str(" (one has an empty value, which matches nothing)"),
+                    n => write!(f, " ({n} have an empty value, which matches nothing)"),
+                }
+            }
             RuleChoice::Matched {
                 line,
                 kind,

@@ -190,6 +190,10 @@ impl<'a> Robots<'a> {
                     None => (
                         RuleChoice::NoRuleMatched {
                             rules: record.disallows.len(),
+                            empty: self.disallows[record.disallows.clone()]
+                                .iter()
+                                .filter(|d| d.value.is_empty())
+                                .count(),
                         },
                         Verdict::Allowed,
                     ),

@@ -122,7 +122,7 @@ pub fn signature(
     match &explanation.rule {
         RuleChoice::NotReached => {}
         RuleChoice::ImplicitRobotsTxt => parts.push("/robots.txt implicitly allowed".to_owned()),
-        RuleChoice::NoRuleMatched { rules: 0 } => parts.push("no rules".to_owned()),
+        RuleChoice::NoRuleMatched { rules: 0, .. } => parts.push("no rules".to_owned()),
         RuleChoice::NoRuleMatched { .. } => parts.push("no rule matches".to_owned()),
         RuleChoice::Matched {
             kind, value, line, ..

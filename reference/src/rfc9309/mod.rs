@@ -280,13 +280,13 @@ impl<'a> Robots<'a> {
             None => (RuleChoice::NotReached, Verdict::Allowed),
             Some(by) => match self.best_rule(token, by, &uri) {
                 None => {
-                    let rules = self
-                        .groups
-                        .iter()
+                    let applying: Vec<&RuleLine> = (self.groups.iter())
                         .filter(|g| self.applying_agent(g, token, by).is_some())
-                        .map(|g| g.rules.len())
-                        .sum();
-                    (RuleChoice::NoRuleMatched { rules }, Verdict::Allowed)
+                        .flat_map(|g| &self.rules[g.rules.clone()])
+                        .collect();
+                    let empty = applying.iter().filter(|r| r.value.is_empty()).count();
+                    let rules = applying.len();
+                    (RuleChoice::NoRuleMatched { rules, empty }, Verdict::Allowed)
                 }
                 Some(best) => {
                     let rule = &self.rules[best.index];

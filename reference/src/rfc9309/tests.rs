@@ -42,7 +42,10 @@ fn example_5_1() {
     assert_eq!(verdict(b, "quxbot", "/a.gif"), Allowed);
     assert_eq!(verdict(b, "quxbot", "/example/x"), Allowed);
     let d = decide(b, "quxbot", "/a.gif");
-    assert_eq!(d.explanation.rule, RuleChoice::NoRuleMatched { rules: 0 });
+    assert_eq!(
+        d.explanation.rule,
+        RuleChoice::NoRuleMatched { rules: 0, empty: 0 }
+    );
 }
 
 #[test]
@@ -294,7 +297,10 @@ fn empty_values_match_nothing() {
     let b = "User-agent: *\nDisallow:\n";
     let d = decide(b, "x", "/");
     assert_eq!(d.verdict, Allowed);
-    assert_eq!(d.explanation.rule, RuleChoice::NoRuleMatched { rules: 1 });
+    assert_eq!(
+        d.explanation.rule,
+        RuleChoice::NoRuleMatched { rules: 1, empty: 1 }
+    );
     assert_eq!(
         verdict("User-agent: *\nAllow:\nDisallow: /\n", "x", "/a"),
         Disallowed
