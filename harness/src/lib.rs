@@ -57,6 +57,7 @@ pub mod conformance;
 pub mod engine;
 pub mod expectations;
 pub mod fuzz;
+pub mod grouping;
 pub mod limits;
 pub mod local_url;
 pub mod located;

@@ -8,6 +8,7 @@ use robotstxt_reference::Profile;
 use robotstxt_test::cases::Case;
 use robotstxt_test::engine::{Engine, ReferenceEngine};
 use robotstxt_test::expectations::gate::{judge, Judged};
+use robotstxt_test::output::grouped::human_grouped;
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::output::{junit, summary};
 use robotstxt_test::reask::reask;
@@ -21,8 +22,10 @@ use super::{parse_profile, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Every check not passed in full, then a summary line per engine.
+    /// The counts, then the checks not passed grouped by cause, one of each shown in full.
     Human,
+    /// Every check not passed in full, then a summary line per engine (as `--verbose`).
+    Long,
     /// One JSON document per engine (an array when there are several).
     Json,
     /// JUnit XML: one testcase per check, named by its id.
@@ -52,6 +55,10 @@ pub struct Args {
     cases: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Show every check not passed in full, in corpus order (`--format long`), instead of
+    /// grouped by cause.
+    #[arg(long, short)]
+    verbose: bool,
     /// Score under this profile instead of the one each engine claims.
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
     profile: Option<Profile>,
@@ -97,7 +104,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             let never_answered = results.iter().all(|r| r.outcome == Outcome::Skipped);
             if !never_answered {
                 eprintln!("{name}: broke down part way: {}", shown(why));
-            } else if args.format != Format::Human {
+            } else if !matches!(args.format, Format::Human | Format::Long) {
                 eprintln!(
                     "{name}: unavailable: {}",
                     shown(why.trim_start_matches("unavailable: "))
@@ -165,15 +172,17 @@ pub fn execute(args: Args) -> Result<Exit, String> {
 fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String, String> {
     let strict = args.gate.strict;
     Ok(match args.format {
-        Format::Human => {
+        Format::Human | Format::Long => {
             let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let long = args.verbose || args.format == Format::Long;
             runs.iter()
                 .map(|run| match run.gate {
                     _ if run.never_answered() => run.unavailable_text(&next_step(run.handshake)),
                     Some((expectations, judged)) => {
                         human_gated(*run, expectations, judged, cases, strict)
                     }
-                    None => human(run.handshake, cases, run.results, color),
+                    None if long => human(run.handshake, cases, run.results, color),
+                    None => human_grouped(run.handshake, cases, run.results),
                 })
                 .collect()
         }

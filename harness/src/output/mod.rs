@@ -4,6 +4,7 @@
 //! ([`markup`]).
 
 pub mod blocks;
+pub mod grouped;
 pub mod junit;
 pub mod markup;
 pub mod summary;
@@ -213,7 +214,7 @@ pub fn human(
 }
 
 /// `name version (profile): N passed, N failed, N unspecified, N errored[, N skipped]`.
-fn summary_line(handshake: &Handshake, results: &[CheckResult]) -> String {
+pub(crate) fn summary_line(handshake: &Handshake, results: &[CheckResult]) -> String {
     let s = Summary::of(results);
     let skipped = if s.skipped > 0 {
         format!(", {} skipped", s.skipped)

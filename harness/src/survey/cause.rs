@@ -167,7 +167,7 @@ pub fn signature(
 
 /// Whether an Allow line of the chosen record(s) matches `path` (as a prefix, or as an RFC 9309
 /// pattern): the line a parser that reads Allow, or reads rules in order, follows.
-fn allow_matches(body: &[u8], groups: &GroupChoice, path: &str) -> bool {
+pub(crate) fn allow_matches(body: &[u8], groups: &GroupChoice, path: &str) -> bool {
     let GroupChoice::Chosen { groups, .. } = groups else {
         return false;
     };

@@ -1,0 +1,82 @@
+//! `run`'s default text: the counts first, then the non-passes grouped by cause
+//! ([`crate::grouping`]), each group with one check in full and the ids of the others. It fits
+//! on a screen or two where the block-per-check text (`--verbose`) runs to thousands of lines.
+
+use std::fmt::Write as _;
+
+use crate::cases::Case;
+use crate::engine::Handshake;
+use crate::grouping::{self, Group};
+use crate::output::blocks::failure_block;
+use crate::run::CheckResult;
+
+/// Width the lists of check ids are wrapped to.
+const WIDTH: usize = 110;
+
+/// The summary line, then every group of non-passes.
+pub fn human_grouped(handshake: &Handshake, cases: &[Case], results: &[CheckResult]) -> String {
+    let groups = grouping::group(cases, results);
+    let mut out = super::summary_line(handshake, results);
+    out.push('\n');
+    if groups.is_empty() {
+        return out;
+    }
+    let total: usize = groups.iter().map(|g| g.results.len()).sum();
+    let _ = writeln!(
+        out,
+        "{total} not passed, in {} group(s) by cause; each shows one check in full \
+         (--verbose shows every one):",
+        groups.len()
+    );
+    for group in &groups {
+        out.push('\n');
+        out.push_str(&group_text(group, cases, results));
+    }
+    out
+}
+
+/// One group: its heading, its representative check in full, and the ids of the others.
+pub fn group_text(group: &Group, cases: &[Case], results: &[CheckResult]) -> String {
+    let mut out = format!("== {}\n", group.heading());
+    let shown = &results[group.representative];
+    out.push_str(&failure_block(&cases[shown.case], shown));
+    // The others by case, their check numbers together: `records/a#0,2`.
+    let mut others: Vec<(usize, Vec<String>)> = Vec::new();
+    for &i in group.results.iter().filter(|&&i| i != group.representative) {
+        let r = &results[i];
+        match others.last_mut() {
+            Some((case, checks)) if *case == r.case => checks.push(r.check.to_string()),
+            _ => others.push((r.case, vec![r.check.to_string()])),
+        }
+    }
+    let others: Vec<String> = (others.into_iter())
+        .map(|(case, checks)| format!("{}#{}", cases[case].id, checks.join(",")))
+        .collect();
+    if !others.is_empty() {
+        out.push_str(&wrapped("  also: ", &others));
+    }
+    out
+}
+
+/// `items` joined by `, ` after `lead`, wrapped at [`WIDTH`] with continuation lines indented.
+fn wrapped(lead: &str, items: &[String]) -> String {
+    let indent = " ".repeat(lead.chars().count());
+    let mut out = String::new();
+    let mut line = lead.to_owned();
+    for (i, item) in items.iter().enumerate() {
+        let piece = if i + 1 < items.len() {
+            format!("{item}, ")
+        } else {
+            item.clone()
+        };
+        if line.len() + piece.len() > WIDTH && line.trim().len() > lead.trim().len() {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = indent.clone();
+        }
+        line.push_str(&piece);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
