@@ -144,6 +144,16 @@ fn the_page_renders_and_no_case_content_runs() {
         "{dom}"
     );
     assert_eq!(dom.matches("<script").count(), 2, "{dom}");
+    for cause in [
+        "a byte-order mark",
+        "the `*` record applies",
+        "rejects the body",
+    ] {
+        assert!(
+            dom.contains(&format!(">{cause}</option>")),
+            "{cause}: {dom}"
+        );
+    }
 
     // The matrix's filter, set from the URL as the page's controls set it. Of the four checks,
     // the evil adapter answers `allowed` to all; the plain one rejects the `script-tags` body.
@@ -160,6 +170,10 @@ fn the_page_renders_and_no_case_content_runs() {
         ("search=plain&show=disagree", 0, 0),
         ("group=gate&show=nonpass", 3, 2),
         ("group=no-such-group", 0, 0),
+        // Causes, numbered as the page lists them: the evil adapter's (a byte-order mark; the
+        // `*` record applies), then the plain one's new one (rejects the body).
+        ("cause=2", 2, 1),
+        ("cause=1", 1, 2),
     ]
     .into_iter()
     .enumerate()

@@ -24,6 +24,7 @@ use super::json::expect_map;
 use super::matrix;
 use super::versions;
 use super::Report;
+use crate::grouping;
 
 const TEMPLATE: &str = include_str!("page.html");
 const PLACEHOLDER: &str = "/*DATA*/";
@@ -44,6 +45,8 @@ struct PageData<'a> {
     rows: Vec<Vec<usize>>,
     /// One parser at two versions: the checks they answered differently.
     versions: Vec<VersionData>,
+    /// Every cause of a non-pass, as [`crate::grouping`] names them.
+    causes: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -133,9 +136,12 @@ struct AdapterData<'a> {
     answers: String,
     /// Error messages and failures, by flat check index.
     details: BTreeMap<usize, Cow<'a, str>>,
-    /// Per scoring, one letter per check: `P`ass, `F`ail, `V` unstable (varies), `U`nspecified, `E`rror, `C`rash,
-    /// `T`imeout, protocol error `X`, `S`kipped.
+    /// Per scoring, one letter per check: `P`ass, `F`ail, `V` unstable (varies), `U`nspecified,
+    /// `E`rror, `C`rash, `T`imeout, protocol error `X`, `S`kipped.
     outcomes: BTreeMap<String, String>,
+    /// The cause of each check not passed under the claimed profile (an index into
+    /// `PageData::causes`), by flat check index: the grouping `run` and the pages show.
+    causes: BTreeMap<usize, usize>,
 }
 
 fn outcome_letter(outcome: Outcome) -> char {
@@ -154,6 +160,23 @@ fn outcome_letter(outcome: Outcome) -> char {
 
 /// The whole page.
 pub fn page(report: &Report) -> String {
+    let mut causes: Vec<String> = Vec::new();
+    let cause_maps: Vec<BTreeMap<usize, usize>> = (report.adapters.iter())
+        .map(|run| {
+            let mut map = BTreeMap::new();
+            for group in grouping::group(&report.cases, &run.claimed) {
+                let index = causes
+                    .iter()
+                    .position(|c| *c == group.cause)
+                    .unwrap_or_else(|| {
+                        causes.push(group.cause.clone());
+                        causes.len() - 1
+                    });
+                map.extend(group.results.iter().map(|&i| (i, index)));
+            }
+            map
+        })
+        .collect();
     let data = PageData {
         suite_commit: &report.suite_commit,
         suite_modified: report.suite_modified,
@@ -208,7 +231,8 @@ pub fn page(report: &Report) -> String {
         adapters: report
             .adapters
             .iter()
-            .map(|run| {
+            .zip(cause_maps)
+            .map(|(run, causes)| {
                 let h = &run.handshake;
                 AdapterData {
                     name: shown(&h.name),
@@ -218,6 +242,7 @@ pub fn page(report: &Report) -> String {
                     homepage: shown(&h.homepage),
                     profile: shown(&h.profile),
                     has_data: run.has_data(),
+                    causes,
                     unavailable: run.unavailable.as_deref().map(shown),
                     answers: run
                         .claimed
@@ -248,6 +273,7 @@ pub fn page(report: &Report) -> String {
             .collect(),
         rows: matrix::identical_rows(report),
         versions: version_data(report),
+        causes,
     };
     let json = serde_json::to_string(&data).expect("the page data always serializes");
     // `replacen` does not look for the placeholder again inside what it inserted.

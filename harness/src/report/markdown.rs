@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use robotstxt_reference::Profile;
 
+use crate::grouping;
 use crate::limits::path_slug;
 use crate::output::blocks::failure_block;
 use crate::output::markup::{md, md_code, md_fence};
@@ -333,32 +334,35 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
             let _ = writeln!(out, "- {} — [reported](<{url}>)", md_code(id));
         }
     }
+    let groups = grouping::group(&report.cases, &run.claimed);
     let _ = writeln!(
         out,
-        "\n{} check(s) not passed under the claimed profile:",
-        bad.len()
+        "\n{} check(s) not passed under the claimed profile, by cause:\n",
+        groups.iter().map(|g| g.results.len()).sum::<usize>()
     );
-    let mut group = "";
+    for g in &groups {
+        let _ = writeln!(out, "- {}", md(&g.heading()));
+    }
     let mut once = ShownOnce::default();
-    for r in bad {
-        let case = &report.cases[r.case];
-        if case.group != group {
-            group = &case.group;
-            let _ = write!(out, "\n## {}\n", md(group));
+    for g in &groups {
+        let _ = write!(out, "\n## {}\n", md(&g.heading()));
+        for &i in &g.results {
+            let r = &run.claimed[i];
+            let case = &report.cases[r.case];
+            let id = format!("{}#{}", case.id, r.check);
+            let reported = case
+                .reported
+                .as_deref()
+                .map_or_else(String::new, |url| format!(" · [reported](<{url}>)"));
+            let _ = write!(
+                out,
+                "\n### {} {}\n\n[in the matrix]({}){reported}\n\n{}",
+                md_code(&id),
+                r.outcome,
+                cell_link(&h.name, &id),
+                md_fence(&failure_block(case, &once.result(case, r)))
+            );
         }
-        let id = format!("{}#{}", case.id, r.check);
-        let reported = case
-            .reported
-            .as_deref()
-            .map_or_else(String::new, |url| format!(" · [reported](<{url}>)"));
-        let _ = write!(
-            out,
-            "\n### {} {}\n\n[in the matrix]({}){reported}\n\n{}",
-            md_code(&id),
-            r.outcome,
-            cell_link(&h.name, &id),
-            md_fence(&failure_block(case, &once.result(case, r)))
-        );
     }
     out
 }
