@@ -25,9 +25,12 @@ fn readme_block(language: &str) -> String {
     readme[start..end].to_owned()
 }
 
-/// The summary line of a human run: `<name> <version> (<profile>): N passed, ...`.
+/// The summary line of a human run: `<name> <version> (<profile>): N passed, ...` (first when the
+/// non-passes are grouped, last under an expectation file).
 fn summary_line(stdout: &str) -> &str {
-    stdout.lines().last().unwrap_or("")
+    (stdout.lines())
+        .find(|l| l.contains("): ") && l.contains(" passed, "))
+        .unwrap_or("")
 }
 
 #[test]

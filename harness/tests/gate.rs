@@ -97,7 +97,7 @@ fn update_lists_every_non_pass_and_the_gate_then_passes() {
 fn update_keeps_reasons_and_issues() {
     let (s, cmd) = with_file();
     let file = read(&s, "exp.yaml").replacen(
-        "check: gate/closed#0\n  outcome: fail\n  reason:",
+        "check: gate/closed#0\n  outcome: fail\n  cause: the `*` record applies\n  reason:",
         "check: gate/closed#0\n  outcome: fail\n  issue: https://example.org/issues/7\n  reason: my own words\n  old:",
         1,
     );
@@ -124,9 +124,16 @@ fn update_keeps_reasons_and_issues() {
         after.contains("reason: my own words\n  issue: https://example.org/issues/7\n"),
         "{after}"
     );
+    // The header names the command actually run, and counts the entries by cause.
+    assert!(
+        after.contains("# Written by: robotstxt-test run --cases cases --adapter-cmd '"),
+        "{after}"
+    );
+    assert!(after.contains("#   1 check: rejects the body\n"), "{after}");
+    assert!(after.contains("  cause: rejects the body\n"), "{after}");
     assert!(
         out.stderr
-            .contains("0 added, 0 removed, 0 with another outcome"),
+            .contains("added 0; removed 0; with another outcome 0"),
         "{out:?}"
     );
 }
@@ -200,7 +207,7 @@ fn an_unexpected_pass_fails_only_under_strict() {
         "run",
         &["--adapter-cmd", &cmd, "--update-expectations", "exp.yaml"],
     );
-    assert!(out.stderr.contains("1 removed"), "{out:?}");
+    assert!(out.stderr.contains("removed 1 ("), "{out:?}");
     assert!(!read(&s, "exp.yaml").contains("gate/closed#0"));
 }
 
@@ -351,7 +358,7 @@ fn exit_codes() {
     // 3: an adapter that cannot start, with or without expectations.
     let missing = s.run("run", &["--adapter-cmd", "/nonexistent/adapter"]);
     assert_eq!(missing.code, 3, "{missing:?}");
-    assert!(missing.stderr.contains("unavailable"), "{missing:?}");
+    assert!(missing.stdout.contains("unavailable"), "{missing:?}");
     // An unavailable adapter's file is not rewritten.
     let before = read(&s, "exp.yaml");
     let out = s.run(
@@ -455,7 +462,7 @@ fn markdown_summary() {
     );
     assert!(
         ok.stdout
-            .contains("| `fake` | fake 1.0 | norobots-1994 | 1/3 | 1 | 1 | 1 | ✅ 2 as listed |"),
+            .contains("| `fake` | fake 1.0 | norobots-1994 | 1/3 | 1 | 1 | 1 | ✅ 2 as listed, of 2 in `exp.yaml` |"),
         "{}",
         ok.stdout
     );

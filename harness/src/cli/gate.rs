@@ -161,15 +161,15 @@ pub fn update(
 ) -> Result<ExpectationFile, String> {
     let mut next = gate::updated(adapter, previous, cases, results);
     next.file = target.to_owned();
+    next.written_by = Some(super::invocation());
     write_atomic(target, next.to_yaml().as_bytes()).map_err(|e| e.to_string())?;
-    let (added, removed, changed) = match previous {
-        Some(previous) => gate::changes(previous, &next),
-        None => (next.entries.len(), 0, 0),
-    };
+    let changes =
+        gate::Changes::between(previous.unwrap_or(&ExpectationFile::empty(adapter)), &next);
     eprintln!(
-        "wrote {}: {} checks listed ({added} added, {removed} removed, {changed} with another outcome)",
+        "wrote {}: {} checks listed; {}",
         target.display(),
-        next.entries.len()
+        next.entries.len(),
+        changes.describe()
     );
     Ok(next)
 }

@@ -83,3 +83,12 @@ pub fn parse_profile(name: &str) -> Result<Profile, String> {
     name.parse()
         .map_err(|e: robotstxt_reference::UnknownProfile| e.to_string())
 }
+
+/// This run's command line as a person would type it again: the program as `robotstxt-test`, the
+/// arguments quoted for a shell. Reports and expectation files name the command that made them.
+pub fn invocation() -> String {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quoted =
+        shlex::try_join(args.iter().map(String::as_str)).unwrap_or_else(|_| args.join(" "));
+    format!("robotstxt-test {quoted}")
+}

@@ -45,15 +45,6 @@ pub struct Args {
     select: AdapterArgs,
 }
 
-/// This run's command line as a person would type it again: the program as `robotstxt-test`, the
-/// arguments quoted for a shell.
-fn invocation() -> String {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let quoted =
-        shlex::try_join(args.iter().map(String::as_str)).unwrap_or_else(|_| args.join(" "));
-    format!("robotstxt-test {quoted}")
-}
-
 pub fn execute(mut args: Args) -> Result<Exit, String> {
     let out = args.out.take().unwrap_or_else(corpus::reports_folder);
     let corpus = corpus::load(&args.cases)?;
@@ -82,7 +73,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         suite_commit,
         suite_modified,
         tool_version: env!("CARGO_PKG_VERSION").to_owned(),
-        command: invocation(),
+        command: super::invocation(),
         date: report::utc_now(),
         cases,
         adapters,

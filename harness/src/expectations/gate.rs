@@ -14,6 +14,7 @@
 //! | yes | pass or unspecified | [`Status::UnexpectedPass`] (fails the run under `--strict`) |
 
 use crate::cases::Case;
+use crate::grouping;
 use crate::run::{CheckResult, Outcome};
 
 use super::{CheckId, Entry, ExpectationFile, Listed};
@@ -139,7 +140,19 @@ pub fn updated(
         } else {
             continue;
         };
+        let cause = if known_unstable && r.outcome != Outcome::Unstable {
+            grouping::cause(
+                case,
+                &CheckResult {
+                    outcome: Outcome::Unstable,
+                    ..r.clone()
+                },
+            )
+        } else {
+            grouping::cause(case, r)
+        };
         file.entries.push(Entry {
+            cause: Some(cause),
             reason: kept.map_or_else(|| reason_for(case, r), |e| e.reason.clone()),
             issue: kept.and_then(|e| e.issue.clone()),
             check,
@@ -150,28 +163,59 @@ pub fn updated(
     file
 }
 
-/// What changed between two files, for the message after an update.
-pub fn changes(previous: &ExpectationFile, next: &ExpectationFile) -> (usize, usize, usize) {
-    let added = next
-        .entries
-        .iter()
-        .filter(|e| previous.entry(&e.check).is_none())
-        .count();
-    let removed = previous
-        .entries
-        .iter()
-        .filter(|e| next.entry(&e.check).is_none())
-        .count();
-    let changed = next
-        .entries
-        .iter()
-        .filter(|e| {
-            previous
-                .entry(&e.check)
-                .is_some_and(|p| p.outcome != e.outcome)
-        })
-        .count();
-    (added, removed, changed)
+/// What changed between two files, for the message after an update: the checks added, removed
+/// and listed with another outcome, each as (cause, count), the largest first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub added: Vec<(String, usize)>,
+    pub removed: Vec<(String, usize)>,
+    pub changed: Vec<(String, usize)>,
+}
+
+impl Changes {
+    pub fn between(previous: &ExpectationFile, next: &ExpectationFile) -> Changes {
+        let tally = |entries: Vec<&Entry>| {
+            let mut file = ExpectationFile::empty("");
+            file.entries = entries.into_iter().cloned().collect();
+            file.counts_by_cause()
+        };
+        Changes {
+            added: tally(
+                (next.entries.iter())
+                    .filter(|e| previous.entry(&e.check).is_none())
+                    .collect(),
+            ),
+            removed: tally(
+                (previous.entries.iter())
+                    .filter(|e| next.entry(&e.check).is_none())
+                    .collect(),
+            ),
+            changed: tally(
+                (next.entries.iter())
+                    .filter(|e| (previous.entry(&e.check)).is_some_and(|p| p.outcome != e.outcome))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// `added 14 (12 CR-only line endings, 2 rejects the body); removed 0; ...`.
+    pub fn describe(&self) -> String {
+        let part = |what: &str, counts: &[(String, usize)]| {
+            let total: usize = counts.iter().map(|(_, n)| n).sum();
+            if counts.is_empty() {
+                format!("{what} 0")
+            } else {
+                let causes: Vec<String> = counts.iter().map(|(c, n)| format!("{n} {c}")).collect();
+                format!("{what} {total} ({})", causes.join(", "))
+            }
+        };
+        format!(
+            "{}; {}; {}",
+            part("added", &self.added),
+            part("removed", &self.removed),
+            part("with another outcome", &self.changed)
+        )
+    }
 }
 
 /// A first reason for a new entry, from what the run saw and the clause the case checks; people

@@ -5,7 +5,8 @@
 //! adapter: python-urllib
 //! expectations:
 //!   - check: line-endings/cr-only#0     # case id, '#', check index from 0
-//!     outcome: fail                      # fail | error | crash | timeout | protocol-error | skipped
+//!     outcome: fail                      # fail | unstable | error | crash | timeout | protocol-error | skipped
+//!     cause: CR-only line endings        # optional: what `run` groups it under
 //!     reason: "splits lines on NL only"
 //!     issue: https://example.org/...     # optional
 //! ```
@@ -132,6 +133,9 @@ impl fmt::Display for Listed {
 pub struct Entry {
     pub check: CheckId,
     pub outcome: Listed,
+    /// What causes it, as [`crate::grouping`] names it: the same label `run` groups it under.
+    /// Written by every update (optional when read: files from before it have none).
+    pub cause: Option<String>,
     /// Why the parser does not pass: for people reading the file.
     pub reason: String,
     /// Where the difference is tracked (the parser's issue tracker), if anywhere.
@@ -148,6 +152,8 @@ pub struct ExpectationFile {
     pub entries: Vec<Entry>,
     /// Where the file was read from (empty for one built from a run).
     pub file: PathBuf,
+    /// The command that wrote the file, as typed, for its header.
+    pub written_by: Option<String>,
     /// The line of the `adapter` field.
     adapter_line: Option<usize>,
 }
@@ -159,6 +165,7 @@ impl ExpectationFile {
             adapter: adapter.to_owned(),
             entries: Vec::new(),
             file: PathBuf::new(),
+            written_by: None,
             adapter_line: None,
         }
     }
@@ -191,6 +198,7 @@ impl ExpectationFile {
             entries.push(Entry {
                 check: entry.check.0.clone(),
                 outcome: entry.outcome.0,
+                cause: entry.cause.as_ref().map(|c| c.0.clone()),
                 reason: entry.reason.0.clone(),
                 issue: entry.issue.as_ref().map(|i| i.0.clone()),
                 line,
@@ -200,6 +208,7 @@ impl ExpectationFile {
             adapter: raw.adapter.0,
             entries,
             file: file.to_owned(),
+            written_by: None,
             adapter_line: text
                 .lines()
                 .position(|l| l.starts_with("adapter:"))
@@ -269,19 +278,52 @@ impl ExpectationFile {
                 .map(|e| RawEntry {
                     check: CheckIdField(e.check.clone()),
                     outcome: ListedField(e.outcome),
+                    cause: e.cause.clone().map(Text),
                     reason: Text(e.reason.clone()),
                     issue: e.issue.clone().map(Url),
                 })
                 .collect(),
         };
         let yaml = serde_yaml::to_string(&raw).expect("plain strings always serialize");
+        let written_by = self
+            .written_by
+            .as_deref()
+            .map_or_else(String::new, |command| {
+                format!(
+                    "# Written by: {command}\n\
+                 # Gate: the same command with --expectations <this file> in place of\n\
+                 # --update-expectations (add --strict to fail on unexpected passes too).\n"
+                )
+            });
         format!(
-            "# The checks `{}` is expected not to pass: its regression gate.\n\
-             #   robotstxt-test run --adapter {} --expectations <this file> [--strict]\n\
-             # Rewrite from a run, keeping reasons and issues: add --update-expectations <this file>.\n\
+            "# The checks `{}` is expected not to pass: its regression gate.\n{written_by}\
+             # Every entry was generated from a run: `cause` is what `run` groups it under, and\n\
+             # an update keeps a `reason` or `issue` you edit. By cause:\n{}\
              # Format: adapters/README.md.\n{yaml}",
-            self.adapter, self.adapter
+            self.adapter,
+            self.counts_by_cause()
+                .iter()
+                .map(|(cause, n)| format!(
+                    "#   {n} {}: {cause}\n",
+                    if *n == 1 { "check" } else { "checks" }
+                ))
+                .collect::<String>()
         )
+    }
+
+    /// How many entries each cause has, the largest first (entries without one as `no cause
+    /// recorded`).
+    pub fn counts_by_cause(&self) -> Vec<(String, usize)> {
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for entry in &self.entries {
+            let cause = entry.cause.as_deref().unwrap_or("no cause recorded");
+            match counts.iter_mut().find(|(c, _)| c == cause) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((cause.to_owned(), 1)),
+            }
+        }
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        counts
     }
 }
 
@@ -323,6 +365,8 @@ struct RawFile {
 struct RawEntry {
     check: CheckIdField,
     outcome: ListedField,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cause: Option<Text>,
     reason: Text,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     issue: Option<Url>,

@@ -130,7 +130,14 @@ fn run_result(
     }
     let t = judged.tally();
     let mut cell = if judged.fails(strict) { "❌" } else { "✅" }.to_owned();
-    let _ = write!(cell, " {} as listed", t.as_listed);
+    // The file's size, so that a gate summary shows the list growing in every diff.
+    let _ = write!(
+        cell,
+        " {} as listed, of {} in {}",
+        t.as_listed,
+        expectations.entries.len(),
+        md_code(&file_name(&expectations.file))
+    );
     if t.regressions > 0 {
         let _ = write!(cell, ", {} regressions", t.regressions);
     }
@@ -180,4 +187,12 @@ fn section(out: &mut String, title: &str, lines: &[String]) {
             lines.len() - MAX_LISTED
         );
     }
+}
+
+/// A file's name without its folders, for a table cell.
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
