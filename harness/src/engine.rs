@@ -57,6 +57,9 @@ pub enum Reply {
     Verdicts(Vec<Verdict>),
     /// The parser itself refused the body.
     Rejected(String),
+    /// Per query, in query order: its verdict, or why the parser (or the adapter's URL building)
+    /// refused that query. The body was read; some queries could not be asked.
+    Refused(Vec<Result<Verdict, String>>),
 }
 
 /// Why an engine gave no answer.

@@ -111,6 +111,7 @@ pub fn cause(case: &Case, result: &CheckResult) -> String {
     match result.outcome {
         Outcome::Error if not_utf8 => return "rejects a body that is not UTF-8".to_owned(),
         Outcome::Error => return "rejects the body".to_owned(),
+        Outcome::QueryError => return "refuses the query (or its URL)".to_owned(),
         Outcome::Crash => return "the adapter crashes".to_owned(),
         Outcome::Timeout => return "no answer in time".to_owned(),
         Outcome::ProtocolError => return "the adapter breaks the protocol".to_owned(),

@@ -23,8 +23,10 @@ pub enum Outcome {
     Unstable,
     /// The scored profile leaves this check open (or the check names no profile to score under).
     Unspecified,
-    /// The parser rejected the input.
+    /// The parser rejected the body.
     Error,
+    /// The parser (or the adapter's URL building) refused the query; the body was read.
+    QueryError,
     Crash,
     Timeout,
     ProtocolError,
@@ -33,12 +35,13 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 9] = [
+    pub const ALL: [Outcome; 10] = [
         Outcome::Pass,
         Outcome::Fail,
         Outcome::Unstable,
         Outcome::Unspecified,
         Outcome::Error,
+        Outcome::QueryError,
         Outcome::Crash,
         Outcome::Timeout,
         Outcome::ProtocolError,
@@ -52,6 +55,7 @@ impl Outcome {
             Outcome::Unstable => "unstable",
             Outcome::Unspecified => "unspecified",
             Outcome::Error => "error",
+            Outcome::QueryError => "query-error",
             Outcome::Crash => "crash",
             Outcome::Timeout => "timeout",
             Outcome::ProtocolError => "protocol-error",
@@ -85,6 +89,9 @@ pub struct CheckResult {
     pub outcome: Outcome,
     /// The parser's error message, or what went wrong with the engine.
     pub detail: Option<String>,
+    /// On a check its profile leaves open, the fault that came instead of an answer (`error`,
+    /// `crash`...): shown, never scored, so `outcome` is `unspecified`.
+    pub open_fault: Option<Outcome>,
 }
 
 /// Which profile's expectations score an engine's answers.
@@ -144,6 +151,13 @@ pub fn score(
             });
             &miscounted
         }
+        Ok(Reply::Refused(v)) if v.len() != case.checks.len() => {
+            miscounted = Err(Failure {
+                fault: Fault::ProtocolError,
+                detail: format!("{} results for {} queries", v.len(), case.checks.len()),
+            });
+            &miscounted
+        }
         other => other,
     };
     case.checks
@@ -151,17 +165,21 @@ pub fn score(
         .enumerate()
         .map(|(check_index, check)| {
             let scored = check.expect.scored_under(scoring.preferred());
+            let verdict_outcome = |actual: Verdict| match scored {
+                Some((_, Ruling::Is(expected))) if expected == actual => Outcome::Pass,
+                Some((_, Ruling::Is(_))) => Outcome::Fail,
+                Some((_, Ruling::Unspecified)) | None => Outcome::Unspecified,
+            };
             let (outcome, actual, detail) = match reply {
                 Ok(Reply::Verdicts(verdicts)) => {
                     let actual = verdicts[check_index];
-                    let outcome = match scored {
-                        Some((_, Ruling::Is(expected))) if expected == actual => Outcome::Pass,
-                        Some((_, Ruling::Is(_))) => Outcome::Fail,
-                        Some((_, Ruling::Unspecified)) | None => Outcome::Unspecified,
-                    };
-                    (outcome, Some(actual), None)
+                    (verdict_outcome(actual), Some(actual), None)
                 }
                 Ok(Reply::Rejected(message)) => (Outcome::Error, None, Some(message.clone())),
+                Ok(Reply::Refused(answers)) => match &answers[check_index] {
+                    Ok(actual) => (verdict_outcome(*actual), Some(*actual), None),
+                    Err(message) => (Outcome::QueryError, None, Some(message.clone())),
+                },
                 Err(failure) => {
                     let outcome = match failure.fault {
                         Fault::Crash => Outcome::Crash,
@@ -176,6 +194,8 @@ pub fn score(
             // scored, whatever came back; an error there is kept in `detail`, shown but not
             // counted. Only a check that was never asked (`skipped`) says so instead.
             let open = matches!(scored, Some((_, Ruling::Unspecified)) | None);
+            let open_fault =
+                (open && actual.is_none() && outcome != Outcome::Skipped).then_some(outcome);
             let outcome = if open && outcome != Outcome::Skipped {
                 Outcome::Unspecified
             } else {
@@ -189,6 +209,7 @@ pub fn score(
                 actual,
                 outcome,
                 detail,
+                open_fault,
             }
         })
         .collect()

@@ -150,6 +150,23 @@ fn rejection_is_an_error_not_a_fault() {
 }
 
 #[test]
+fn a_refused_query_is_a_query_error_and_the_rest_are_answered() {
+    let results = run("refuse-query", &["ok", "FAULT", "ok"]);
+    assert_eq!(
+        outcomes(&results),
+        [
+            Outcome::Pass,
+            Outcome::Pass,
+            Outcome::QueryError,
+            Outcome::Pass,
+            Outcome::Pass,
+            Outcome::Pass
+        ]
+    );
+    assert_eq!(results[2].detail.as_deref(), Some("InvalidURI: bad URI"));
+}
+
+#[test]
 fn slow_start_is_fine() {
     let results = run("slow-start", &["User-agent: *\n", "User-agent: *\n"]);
     assert_eq!(outcomes(&results), [Outcome::Pass; 4]);

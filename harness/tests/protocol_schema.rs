@@ -145,6 +145,7 @@ fn the_schema_refuses_what_the_protocol_forbids() {
         json!({"error": "unsupported protocol 2"}),
         check.clone(),
         json!({"id": "x", "results": ["allowed", "disallowed"]}),
+        json!({"id": "x", "results": ["allowed", {"error": "bad URI"}]}),
         json!({"id": "x", "error": "ValueError"}),
         json!({"type": "stop"}),
     ] {
@@ -168,6 +169,8 @@ fn the_schema_refuses_what_the_protocol_forbids() {
         with(&check, "queries", json!([])),
         with(&check, "queries", json!([with(&query, "path", json!("a"))])),
         json!({"id": "x", "results": ["maybe"]}),
+        json!({"id": "x", "results": [{"error": "bad URI", "also": 1}]}),
+        json!({"id": "x", "results": [{"reason": "bad URI"}]}),
         json!({"id": "x", "results": ["allowed"], "error": "both"}),
         json!({"results": ["allowed"]}),
         json!({"type": "hello"}),

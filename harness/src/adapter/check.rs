@@ -285,6 +285,19 @@ impl Checker<'_> {
                 self.refused(what, exchange, &message);
                 None
             }
+            Ok(Reply::Refused(answers)) => {
+                let results: Vec<String> = (answers.iter())
+                    .map(|a| match a {
+                        Ok(v) => v.to_string(),
+                        Err(why) => format!("query refused ({why})"),
+                    })
+                    .collect();
+                self.pass(
+                    what,
+                    format!("{} results: {}", results.len(), results.join(", ")),
+                );
+                Some(results)
+            }
             Err(problem) => {
                 self.fail(what, problem, section::CHECKS);
                 self.restart();

@@ -546,15 +546,29 @@ pub(crate) fn parse_reply(line: &[u8], id: &str, queries: usize) -> Result<Reply
             shown()
         ));
     }
-    results
+    // Each result is a verdict, or `{"error": ...}` for a query the parser (or the adapter's URL
+    // building) refused.
+    let answers = results
         .iter()
-        .map(|r| match r.as_str() {
-            Some("allowed") => Ok(Verdict::Allowed),
-            Some("disallowed") => Ok(Verdict::Disallowed),
-            _ => Err(format!("result {r} is not \"allowed\" or \"disallowed\"")),
+        .map(|r| match (r.as_str(), r.get("error")) {
+            (Some("allowed"), _) => Ok(Ok(Verdict::Allowed)),
+            (Some("disallowed"), _) => Ok(Ok(Verdict::Disallowed)),
+            (None, Some(why)) if r.as_object().is_some_and(|o| o.len() == 1) => {
+                Ok(Err(match why.as_str() {
+                    Some(text) => cap_text(text),
+                    None => cap_text(&why.to_string()),
+                }))
+            }
+            _ => Err(format!(
+                "result {r} is not \"allowed\", \"disallowed\" or {{\"error\": ...}}"
+            )),
         })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Reply::Verdicts)
+        .collect::<Result<Vec<_>, _>>()?;
+    if answers.iter().all(Result::is_ok) {
+        Ok(Reply::Verdicts(answers.into_iter().flatten().collect()))
+    } else {
+        Ok(Reply::Refused(answers))
+    }
 }
 
 fn first_line(text: &str) -> &str {

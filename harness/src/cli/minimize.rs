@@ -59,6 +59,11 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             return Err("the adapter answered the wrong number of results".into())
         }
         Ok(Reply::Rejected(why)) => return Err(format!("the adapter rejects the file: {why}")),
+        Ok(Reply::Refused(answers)) => match answers.first() {
+            Some(Ok(verdict)) if answers.len() == 1 => *verdict,
+            Some(Err(why)) => return Err(format!("the adapter refuses the query: {why}")),
+            _ => return Err("the adapter answered the wrong number of results".into()),
+        },
         Err(failure) => {
             eprintln!(
                 "error: {}: {}: {}",

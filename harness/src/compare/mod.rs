@@ -208,6 +208,14 @@ fn answer(reply: &Result<Reply, Failure>, index: usize) -> Answer {
             ),
         },
         Ok(Reply::Rejected(message)) => Answer::Error(message.clone()),
+        Ok(Reply::Refused(answers)) => match answers.get(index) {
+            Some(Ok(verdict)) => Answer::Verdict(*verdict),
+            Some(Err(why)) => Answer::Error(format!("the query is refused: {why}")),
+            None => Answer::Fault(
+                Fault::ProtocolError,
+                format!("{} results for more queries", answers.len()),
+            ),
+        },
         Err(failure) => Answer::Fault(failure.fault, failure.detail.clone()),
     }
 }

@@ -86,6 +86,7 @@ pub enum Listed {
     /// Known to answer differently when asked again: any answer is as listed.
     Unstable,
     Error,
+    QueryError,
     Crash,
     Timeout,
     ProtocolError,
@@ -93,10 +94,11 @@ pub enum Listed {
 }
 
 impl Listed {
-    pub const ALL: [Listed; 7] = [
+    pub const ALL: [Listed; 8] = [
         Listed::Fail,
         Listed::Unstable,
         Listed::Error,
+        Listed::QueryError,
         Listed::Crash,
         Listed::Timeout,
         Listed::ProtocolError,
@@ -108,6 +110,7 @@ impl Listed {
             Listed::Fail => Outcome::Fail,
             Listed::Unstable => Outcome::Unstable,
             Listed::Error => Outcome::Error,
+            Listed::QueryError => Outcome::QueryError,
             Listed::Crash => Outcome::Crash,
             Listed::Timeout => Outcome::Timeout,
             Listed::ProtocolError => Outcome::ProtocolError,

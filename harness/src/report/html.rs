@@ -151,6 +151,7 @@ fn outcome_letter(outcome: Outcome) -> char {
         Outcome::Unstable => 'V',
         Outcome::Unspecified => 'U',
         Outcome::Error => 'E',
+        Outcome::QueryError => 'Q',
         Outcome::Crash => 'C',
         Outcome::Timeout => 'T',
         Outcome::ProtocolError => 'X',

@@ -98,17 +98,18 @@ pub fn scorings() -> Vec<(String, Option<Profile>)> {
 pub fn answer(result: &CheckResult) -> &'static str {
     match result.actual {
         Some(verdict) => verdict.as_str(),
-        None => result.outcome.as_str(),
+        None => result.open_fault.unwrap_or(result.outcome).as_str(),
     }
 }
 
-/// One letter per answer, for compact summaries: `A`, `D`, `E`rror, `C`rash, `T`imeout,
+/// One letter per answer, for compact summaries: `A`, `D`, `E`rror, `Q`uery error, `C`rash, `T`imeout,
 /// `P`rotocol error, `S`kipped.
 pub fn letter(answer: &str) -> char {
     match answer {
         "allowed" => 'A',
         "disallowed" => 'D',
         "error" => 'E',
+        "query-error" => 'Q',
         "crash" => 'C',
         "timeout" => 'T',
         "protocol-error" => 'P',

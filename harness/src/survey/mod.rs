@@ -286,7 +286,7 @@ impl Worker<Job> for Tally<'_> {
                 self.compare(job, &verdicts);
             }
             Ok(Reply::Verdicts(_)) => s.protocol_errors += 1,
-            Ok(Reply::Rejected(_)) => s.errors += 1,
+            Ok(Reply::Rejected(_) | Reply::Refused(_)) => s.errors += 1,
             Err(failure) => match failure.fault {
                 Fault::Crash => s.crashes += 1,
                 Fault::Timeout => s.timeouts += 1,

@@ -68,4 +68,8 @@ for line in sys.stdin:
         elif MODE == "reject":
             answer({"id": request["id"], "error": "ValueError: refused"})
             continue
+        elif MODE == "refuse-query":
+            rest = ["allowed"] * (len(queries) - 1)
+            answer({"id": request["id"], "results": [{"error": "InvalidURI: bad URI"}] + rest})
+            continue
     answer({"id": request["id"], "results": ["allowed"] * len(queries)})
