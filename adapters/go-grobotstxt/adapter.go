@@ -14,9 +14,9 @@ import (
 )
 
 type query struct {
-	Agent string `json:"agent"`
-	Path  string `json:"path"`
-	URL   string `json:"url"`
+	ProductToken string `json:"product_token"`
+	Path         string `json:"path"`
+	URL          string `json:"url"`
 }
 
 type request struct {
@@ -29,7 +29,7 @@ type request struct {
 
 // check answers every query about one body. A Go string holds bytes as they are, so nothing is
 // decoded; AgentAllowed parses the body again for every query, as Google's library does, and
-// takes the agent as given and the full URL. A panic is the parser refusing the input.
+// takes the crawler's product token and the full URL. A panic is the parser refusing the input.
 func check(body []byte, queries []query) (allowed []bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -38,7 +38,7 @@ func check(body []byte, queries []query) (allowed []bool, err error) {
 	}()
 	text := string(body)
 	for _, q := range queries {
-		allowed = append(allowed, grobotstxt.AgentAllowed(text, q.Agent, q.URL))
+		allowed = append(allowed, grobotstxt.AgentAllowed(text, q.ProductToken, q.URL))
 	}
 	return allowed, nil
 }

@@ -39,7 +39,7 @@ def main():
             answer = HELLO
         elif msg["type"] == "check":
             body = base64.b64decode(msg["robots_b64"], validate=True)
-            queries = [(q["agent"], q["url"]) for q in msg["queries"]]
+            queries = [(q["product_token"], q["url"]) for q in msg["queries"]]
             try:
                 allowed = check(body, queries)
             except Exception as e:  # the parser refusing the input

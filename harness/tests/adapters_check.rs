@@ -173,7 +173,7 @@ fn a_clean_adapter_passes_and_a_noisy_or_mislabelled_one_fails() {
     let manifest =
         "name: wrong-name\nparser: fake\nlanguage: Python\nhomepage: https://example.org\n\
         profile: rfc9309\npackage: { name: fake, version: \"2.0\", registry: pypi }\n\
-        input: bytes\nrequires: [python3]\nrun: [\"python3\", \"{dir}/fake.py\", \"other-name\"]\n";
+        input: bytes\nagent: as-given\nrequires: [python3]\nrun: [\"python3\", \"{dir}/fake.py\", \"other-name\"]\n";
     std::fs::write(folder.join("adapter.yaml"), manifest).unwrap();
     let adapters = dir.path().join("adapters");
     let out = run_binary(

@@ -26,7 +26,7 @@ impl Place {
             adapter.join("adapter.yaml"),
             "name: venv-fake\nparser: fake\nlanguage: Python\nhomepage: https://example.org\n\
              profile: norobots-1994\npackage: { name: fake, version: '1.0', registry: pypi }\n\
-             input: raw bytes\nrequires: [python3]\nsetup:\n  - python-venv: { packages: [] }\n\
+             input: raw bytes\nagent: as-given\nrequires: [python3]\nsetup:\n  - python-venv: { packages: [] }\n\
              run: ['{cache}/venv/bin/python', '{dir}/adapter.py', 'venv-fake']\n",
         )
         .unwrap();

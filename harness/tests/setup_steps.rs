@@ -15,7 +15,7 @@ fn write(folder: &Path, name: &str, text: &str) {
 fn manifest(name: &str, requires: &str, step: &str, run: &str) -> String {
     format!(
         "name: {name}\nparser: p\nlanguage: L\nhomepage: https://example.org\nprofile: other\n\
-         package: {{ name: p, version: \"1\", registry: go }}\ninput: bytes\n\
+         package: {{ name: p, version: \"1\", registry: go }}\ninput: bytes\nagent: as-given\n\
          requires: {requires}\nsetup:\n  - {step}\nrun: {run}\n"
     )
 }
@@ -150,7 +150,7 @@ fn a_build_step_with_an_unknown_field_is_refused_with_its_place() {
     write(&folder, "adapter.yaml", &yaml);
     let error = Adapter::load(&folder, root.path()).unwrap_err().to_string();
     assert!(
-        error.contains("adapter.yaml:10:") && error.contains("unknown field `package`"),
+        error.contains("adapter.yaml:11:") && error.contains("unknown field `package`"),
         "{error}"
     );
 }

@@ -37,7 +37,7 @@ fn main() {
                     .expect("queries")
                     .iter()
                     .map(|q| {
-                        let agent = q["agent"].as_str().expect("query.agent");
+                        let agent = q["product_token"].as_str().expect("query.product_token");
                         (agent, q["path"].as_str().expect("query.path"))
                     })
                     .collect();

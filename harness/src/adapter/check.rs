@@ -91,7 +91,9 @@ impl Exchange {
         let queries: Vec<Value> = self
             .queries
             .iter()
-            .map(|(agent, path)| json!({"agent": agent, "path": path, "url": full_url(path)}))
+            .map(|(agent, path)| {
+                json!({"agent": agent, "product_token": crate::engine::product_token(agent), "path": path, "url": full_url(path)})
+            })
             .collect();
         let request = json!({
             "type": "check",

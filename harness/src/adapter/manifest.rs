@@ -27,6 +27,9 @@ pub struct Manifest {
     pub versions: Vec<String>,
     /// How the raw bytes reach the parser.
     pub input: String,
+    /// Which form of the robot's name the parser's API takes: the agent as given, or its product
+    /// token (adapters/PROTOCOL.md, "2. Checks").
+    pub agent: AgentForm,
     /// Programs that must be on `PATH`.
     #[serde(default)]
     pub requires: Vec<String>,
@@ -51,6 +54,16 @@ pub struct Package {
     pub version: String,
     /// `pypi`, `npm`, `crates.io`, `go`, `maven`, `debian`, `stdlib` or `workspace`.
     pub registry: String,
+}
+
+/// Which form of the robot's name an adapter passes its parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AgentForm {
+    /// The query's `agent`, as the robot gives it (`FooBot/2.1`).
+    AsGiven,
+    /// The query's `product_token` (`FooBot`), for an API documented to take one.
+    ProductToken,
 }
 
 /// Registries whose package is whatever the system provides, not installed by the adapter: the
@@ -344,6 +357,7 @@ profile: rfc9309
 package: { name: x, version: "3.0.1", registry: npm }
 versions: ["2.1.1"]
 input: bytes
+agent: as-given
 setup:
   - npm: { packages: ["x@{version}", "y@1.0"] }
 run: ["node", "{dir}/adapter.js", "{cache}/node_modules", "{name}"]

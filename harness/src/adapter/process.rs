@@ -125,6 +125,7 @@ struct CheckRequest<'a> {
 #[derive(Serialize)]
 struct WireQuery<'a> {
     agent: &'a str,
+    product_token: &'a str,
     path: &'a str,
     url: String,
 }
@@ -188,6 +189,7 @@ impl Engine for AdapterProcess {
                 .iter()
                 .map(|q| WireQuery {
                     agent: &q.agent,
+                    product_token: crate::engine::product_token(&q.agent),
                     path: &q.path,
                     url: crate::local_url::full_url(&q.path),
                 })
