@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use robotstxt_test::expectations::ExpectationFile;
+use robotstxt_test::expectations::{ExpectationFile, Listed};
 use robotstxt_test::report::{self, Report};
 use robotstxt_test::suite;
 use robotstxt_test::visible::shown;
@@ -66,7 +66,22 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} case runs {elapsed}")
             .expect("valid template"),
     );
-    let adapters = report::collect(&cases, engines, &|_, _, _| bar.inc(1));
+    // Checks an adapter's expectation file lists as unstable are asked again whatever they
+    // answer first: one answer cannot show that a varying one no longer varies.
+    let known_unstable: Vec<Vec<(String, usize)>> = (files.iter())
+        .map(|file| {
+            (file.as_deref().filter(|f| f.is_file()))
+                .and_then(|f| ExpectationFile::load(f).ok())
+                .map(|e| {
+                    (e.entries.iter())
+                        .filter(|x| x.outcome == Listed::Unstable)
+                        .map(|x| (x.check.case.clone(), x.check.index))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let adapters = report::collect(&cases, engines, &known_unstable, &|_, _, _| bar.inc(1));
     bar.finish_and_clear();
     let (suite_commit, suite_modified) = corpus.commit;
     let report = Report {

@@ -292,10 +292,17 @@ impl ExpectationFile {
             .written_by
             .as_deref()
             .map_or_else(String::new, |command| {
+                let gate = if command.starts_with("robotstxt-test run ") {
+                    "the same command with --expectations <this file> in place of\n\
+                 #   --update-expectations"
+                        .to_owned()
+                } else {
+                    let adapter = &self.adapter;
+                    format!("robotstxt-test run --adapter {adapter} --expectations <this file>")
+                };
                 format!(
                     "# Written by: {command}\n\
-                 # Gate: the same command with --expectations <this file> in place of\n\
-                 # --update-expectations (add --strict to fail on unexpected passes too).\n"
+                 # Gate: {gate} (add --strict to fail on unexpected passes too).\n"
                 )
             });
         format!(

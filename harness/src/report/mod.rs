@@ -119,9 +119,13 @@ impl Engine for Recorder {
 
 /// Runs every engine over `cases` (side by side) and scores each answer under every profile.
 /// `progress` is called with (engine index, cases done, total) as in [`run::run_engines`].
+/// `known_unstable` holds, per engine, the checks (`case id`, index) already known to vary: they
+/// are asked again even when their first answer passed, so that a published report shows them as
+/// what they are.
 pub fn collect(
     cases: &[Case],
     engines: Vec<Box<dyn Engine>>,
+    known_unstable: &[Vec<(String, usize)>],
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Vec<AdapterRun> {
     let logs: Vec<_> = engines
@@ -147,10 +151,15 @@ pub fn collect(
         .map(|log| std::mem::take(&mut *log.lock().expect("the run is over")))
         .collect();
     std::thread::scope(|scope| {
-        for (engine, results) in recorders.iter_mut().zip(&mut results) {
+        let known =
+            (0..recorders.len()).map(|i| known_unstable.get(i).cloned().unwrap_or_default());
+        for ((engine, results), known) in recorders.iter_mut().zip(&mut results).zip(known) {
             scope.spawn(move || {
                 let suspects: Vec<usize> = (results.iter().enumerate())
-                    .filter(|(_, r)| matches!(r.outcome, Outcome::Fail | Outcome::Error))
+                    .filter(|(_, r)| {
+                        matches!(r.outcome, Outcome::Fail | Outcome::Error)
+                            || known.contains(&(cases[r.case].id.clone(), r.check))
+                    })
                     .map(|(i, _)| i)
                     .collect();
                 let scoring = claimed(engine.as_ref());
