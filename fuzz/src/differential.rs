@@ -58,8 +58,13 @@ pub fn differential_rust(data: &[u8]) -> Outcome {
                 continue;
             }
             Ok(Reply::Refused(answers)) => {
-                let why = answers.into_iter().find_map(Result::err).unwrap_or_default();
-                outcome.refused.push((name, format!("a query is refused: {why}")));
+                let why = answers
+                    .into_iter()
+                    .find_map(Result::err)
+                    .unwrap_or_default();
+                outcome
+                    .refused
+                    .push((name, format!("a query is refused: {why}")));
                 continue;
             }
             Err(failure) => panic!("an in-process engine cannot fail: {failure:?}"),
