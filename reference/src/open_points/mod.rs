@@ -75,7 +75,8 @@ pub enum OpenPoint {
     Misspelling,
     /// A body past the 500 KiB a crawler may stop parsing at (§2.5).
     ParsingLimit,
-    /// An agent string that is not a product token, optionally with a version.
+    /// An agent string that is not itself a product token (§2.2.1 says what a token holds, not
+    /// how a caller derives one from `FooBot/2.1`).
     ProductToken,
     /// A user-agent value that is neither `*` nor a product token.
     UserAgentValue,

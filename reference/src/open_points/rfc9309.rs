@@ -1,7 +1,7 @@
 //! RFC 9309's open points: its MAYs, and the "Choice:" marks of the `rfc9309` module.
 
 use super::layout::{value, Layout};
-use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
+use super::{missing_colon, not_a_path_readings, Found, OpenPoint};
 use crate::lines::{contains_ci, field_is, LineKind};
 use crate::rfc9309::{
     decode_every_triplet, is_token_byte, matches, normalize_rule, normalize_uri, product_token,
@@ -115,68 +115,19 @@ pub(super) fn find(layout: &Layout, found: &mut Found) {
     rules(layout, found);
 }
 
-/// `token/version`, with an identifier for the token and HTTP token characters for the version.
-fn is_http_product(agent: &[u8]) -> bool {
-    match agent.iter().position(|&b| b == b'/') {
-        Some(slash) => {
-            let version = &agent[slash + 1..];
-            is_identifier(&agent[..slash])
-                && !version.is_empty()
-                && version.iter().all(|&b| is_token_byte(b))
-        }
-        None => false,
-    }
-}
-
-/// The agent string: the reference takes its leading token; other readings take any other token.
+/// The agent string. §2.2.1 says which characters a product token holds, not how a caller derives
+/// one from a longer agent string (`FooBot/2.1`, `Mozilla/5.0 (compatible; FooBot/2.1)`): for any
+/// agent that is not itself a product token, which token it stands for is open, as the corpus
+/// marks it. (The reference takes its leading token; other callers take another word, or the
+/// whole string.)
 fn product_tokens(layout: &Layout, found: &mut Found) {
     let agent = layout.agent.as_bytes();
     if !agent.is_ascii() {
         found.touch(OpenPoint::NonAsciiAgent);
     }
-    // A bare token, or an HTTP product such as `FooBot/2.1` (RFC 9110 §10.1.5: `product = token
-    // ["/" product-version]`), has one product token; only other strings leave it open.
-    if is_identifier(agent) || is_http_product(agent) {
-        return;
+    if !is_identifier(agent) {
+        found.touch(OpenPoint::ProductToken);
     }
-    let mut words: Vec<String> = Vec::new();
-    for split in [is_token_byte as fn(u8) -> bool, |b: u8| {
-        b.is_ascii_alphabetic() || b == b'_' || b == b'-'
-    }] {
-        for word in agent.split(|&b| !split(b)).filter(|w| !w.is_empty()) {
-            let word = String::from_utf8_lossy(word).into_owned();
-            if !words.contains(&word) {
-                words.push(word);
-            }
-        }
-    }
-    // Or the whole string is the token, which then names no group written as a bare token.
-    words.insert(0, "\u{1}".to_owned());
-    let mut edits: Vec<Edit> = words
-        .into_iter()
-        .take(8)
-        .map(|word| -> Edit { Box::new(move |l: &mut Layout| l.agent = word.clone()) })
-        .collect();
-    // Or the whole string is the token, and a user-agent line written with exactly that string
-    // names it: both are renamed to one fresh token.
-    // The same for the part before the first `/`, whatever its characters.
-    let whole = layout.agent.trim().to_owned();
-    let before_slash = whole.split('/').next().unwrap_or("").trim().to_owned();
-    for token in [whole, before_slash] {
-        let named: Vec<usize> = lines_of(layout, &["user-agent"])
-            .into_iter()
-            .filter(|&i| {
-                !token.is_empty() && value(layout, i).eq_ignore_ascii_case(token.as_bytes())
-            })
-            .collect();
-        if !named.is_empty() {
-            edits.push(Box::new(move |l: &mut Layout| {
-                l.agent = "Zz".to_owned();
-                named.iter().for_each(|&i| l.set_value(i, b"Zz"));
-            }));
-        }
-    }
-    found.reading(OpenPoint::ProductToken, edits);
 }
 
 /// User-agent values that are not exactly a product token or `*`, values related to the token

@@ -104,7 +104,12 @@ fn rfc9309_points() {
         rfc("User-agent: *\nDisallow:\n", "FooBot", "/a"),
         ["empty-pattern"]
     );
-    assert!(rfc("User-agent: *\nDisallow: /a\n", "FooBot/2.1", "/a").is_empty());
+    // How a caller derives a token from `FooBot/2.1` is open, whatever the body says.
+    assert_eq!(
+        rfc("User-agent: *\nDisallow: /a\n", "FooBot/2.1", "/a"),
+        ["product-token"]
+    );
+    assert!(rfc("User-agent: *\nDisallow: /a\n", "FooBot", "/a").is_empty());
     assert_eq!(
         rfc(
             "User-agent: *\nDisallow: /a*\nAllow: /ab\n",
