@@ -9,7 +9,7 @@ use robotstxt_test::cases::{load_corpus, Ruling};
 use robotstxt_test::engine::{Engine, Failure, Handshake, Query, Reply};
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::session::{finding_case, fuzz, Event, Finding, Settings, Stats};
-use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Oracle};
+use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Judgement, Oracle};
 use robotstxt_test::run::{run_cases, Outcome, Scoring};
 
 /// A 1994 parser with one planted bug: on a body holding a CR LF, when some Disallow value holds
@@ -282,34 +282,78 @@ fn a_listed_bug_found_again_under_other_names_is_not_reported() {
     }
 }
 
-/// Every check the corpus marks `unspecified` must be open to the fuzzer's oracle too; the share
-/// of scored checks it also calls open is printed (it is conservative).
+/// One definition of "open": the corpus's `unspecified` marks and the open-point analysis that
+/// the fuzzer, `minimize` and the survey use agree on every check of the corpus, both ways. A
+/// check the corpus scores is settled for the oracle, and a check it leaves open is open.
 #[test]
-fn the_oracle_never_scores_what_the_corpus_leaves_open() {
+fn the_oracle_and_the_corpus_call_the_same_checks_open() {
     let cases = load_corpus(&["../cases".into()]).expect("corpus loads");
-    let (mut scored, mut scored_open) = (0, 0);
-    let mut missed = Vec::new();
+    let (mut scored, mut open_checks) = (0, 0);
+    let mut disagreements = Vec::new();
     for case in &cases {
         for (i, check) in case.checks.iter().enumerate() {
             for &profile in Profile::ALL {
                 let open = open_points(profile, &case.robots, &check.agent, &check.path);
+                let id = format!("{}#{i} ({profile})", case.id);
                 match check.expect.for_profile(profile) {
                     Some(Ruling::Unspecified) if open.is_empty() => {
-                        missed.push(format!("{}#{i} ({profile})", case.id));
+                        disagreements.push(format!("{id}: unspecified in the corpus, settled"));
                     }
-                    Some(Ruling::Unspecified) => {}
-                    Some(Ruling::Is(_)) => {
-                        scored += 1;
-                        scored_open += usize::from(!open.is_empty());
+                    Some(Ruling::Is(_)) if !open.is_empty() => {
+                        let names: Vec<&str> = open.iter().map(|p| p.name()).collect();
+                        disagreements.push(format!(
+                            "{id}: scored in the corpus, open for the oracle ({})",
+                            names.join(", ")
+                        ));
                     }
+                    Some(Ruling::Unspecified) => open_checks += 1,
+                    Some(Ruling::Is(_)) => scored += 1,
                     None => {}
                 }
             }
         }
     }
-    println!("{scored_open} of {scored} scored checks are called open by the oracle");
     assert!(
-        missed.is_empty(),
-        "unspecified in the corpus, settled for the oracle: {missed:#?}"
+        disagreements.is_empty(),
+        "{} checks:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
     );
+    assert!(scored > 3000 && open_checks > 300, "{scored} {open_checks}");
+}
+
+/// `minimize` starts from the oracle's judgement of the parser's answer: every check the corpus
+/// scores, answered the other way, is a scored disagreement it accepts and reduces (never "not a
+/// scored disagreement"), so a parser failing a scored check can always be minimized.
+#[test]
+fn every_scored_check_answered_wrong_is_a_disagreement_minimize_accepts() {
+    let cases = load_corpus(&["../cases".into()]).expect("corpus loads");
+    let mut refused = Vec::new();
+    let mut accepted = 0;
+    for case in &cases {
+        for (i, check) in case.checks.iter().enumerate() {
+            for &profile in Profile::ALL {
+                let Some(Ruling::Is(expected)) = check.expect.for_profile(profile) else {
+                    continue;
+                };
+                let wrong = match expected {
+                    Verdict::Allowed => Verdict::Disallowed,
+                    Verdict::Disallowed => Verdict::Allowed,
+                };
+                let query = Query {
+                    agent: check.agent.clone(),
+                    path: check.path.clone(),
+                };
+                match Oracle::new(profile).judge_one(&case.robots, &query, wrong) {
+                    Judgement::Disagree { reference, theirs } => {
+                        assert_eq!((reference, theirs), (expected, wrong), "{}#{i}", case.id);
+                        accepted += 1;
+                    }
+                    other => refused.push(format!("{}#{i} ({profile}): {other:?}", case.id)),
+                }
+            }
+        }
+    }
+    assert!(refused.is_empty(), "{}", refused.join("\n"));
+    assert!(accepted > 3000, "{accepted}");
 }

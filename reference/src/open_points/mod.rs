@@ -50,8 +50,6 @@ pub enum OpenPoint {
     RobotName,
     /// A User-agent value that contains the robot's name without occurring in it.
     SubstringDirection,
-    /// A `*` inside a User-agent value other than the bare `*`.
-    StarInValue,
     /// Several `*` records (or groups) while nothing names the robot.
     SeveralStarRecords,
     /// Several records naming the same robot.
@@ -80,13 +78,10 @@ pub enum OpenPoint {
     ProductToken,
     /// A user-agent value that is neither `*` nor a product token.
     UserAgentValue,
-    /// A user-agent value and the product token where one contains the other.
-    TokenSubstring,
-    /// An empty allow or disallow value.
-    EmptyPattern,
     /// Rules of both kinds matching, one with `*`, `$` or percent-encoding: how to count octets.
     MatchLength,
-    /// Percent-encoding choices (rule-side decoding, reserved characters, stray `%`, case).
+    /// Percent-encoding choices (reserved characters, the query's delimiters, stray `%`, hex
+    /// case, octets a URI has no place for).
     PercentEncoding,
     /// A `$` that is not the last character of a rule.
     DollarInside,
@@ -94,9 +89,7 @@ pub enum OpenPoint {
     PatternNotAPath,
     /// A path that starts with `/robots.txt` without being exactly it.
     RobotsTxtLike,
-    /// Case in paths (§2.2.2: matching "SHOULD be case sensitive").
-    PathCase,
-    /// Space or tab inside a rule's value.
+    /// Space, tab or another control character inside a rule's value.
     SpaceInValue,
 }
 
@@ -116,7 +109,6 @@ impl OpenPoint {
             VersionInValue => "version-in-value",
             RobotName => "robot-name",
             SubstringDirection => "substring-direction",
-            StarInValue => "star-in-value",
             SeveralStarRecords => "several-star-records",
             SeveralMatchingRecords => "several-matching-records",
             UserAgentAfterDisallow => "user-agent-after-disallow",
@@ -130,14 +122,11 @@ impl OpenPoint {
             ParsingLimit => "parsing-limit",
             ProductToken => "product-token",
             UserAgentValue => "user-agent-value",
-            TokenSubstring => "token-substring",
-            EmptyPattern => "empty-pattern",
             MatchLength => "match-length",
             PercentEncoding => "percent-encoding",
             DollarInside => "dollar-inside",
             PatternNotAPath => "pattern-not-a-path",
             RobotsTxtLike => "robots-txt-like",
-            PathCase => "path-case",
             SpaceInValue => "space-in-value",
         }
     }
@@ -402,36 +391,42 @@ fn replace(haystack: &[u8], needle: &[u8], with: &[u8]) -> Vec<u8> {
     out
 }
 
-/// The readings of rule values that do not start like a path (`a/b`, `http://x/a`), which both
-/// profiles leave open: with a `/` put in front, and a full URL read as its path. No readings
-/// when `lines` is empty.
-fn not_a_path_readings(lines: Vec<usize>) -> Vec<Edit> {
+/// The readings of rule values that do not start like a path (`a/b`, `http://x/a`): a full URL
+/// read as its path, and, with `slash`, a `/` put in front. No readings when `lines` is empty.
+///
+/// Under the 1994 text a value is "a partial URL" that a URL "starts with": a value such as
+/// `tmp/` is a prefix of no URL, which settles it, while a full URL names the URL it is a prefix
+/// of. RFC 9309's grammar wants a path starting with `/`, and what a line outside it means is
+/// open: read as written, or with the `/` its author forgot.
+fn not_a_path_readings(lines: Vec<usize>, slash: bool) -> Vec<Edit> {
     if lines.is_empty() {
         return Vec::new();
     }
     let same = lines.clone();
-    vec![
-        Box::new(move |l: &mut Layout| {
+    let mut readings: Vec<Edit> = Vec::new();
+    if slash {
+        readings.push(Box::new(move |l: &mut Layout| {
             for &i in &same {
                 let mut v = b"/".to_vec();
                 v.extend_from_slice(layout::value(l, i));
                 l.set_value(i, &v);
             }
-        }),
-        Box::new(move |l: &mut Layout| {
-            for &i in &lines {
-                let v = layout::value(l, i).to_vec();
-                if let Some(scheme) = v.windows(3).position(|w| w == b"://") {
-                    let rest = &v[scheme + 3..];
-                    let path = rest
-                        .iter()
-                        .position(|&b| b == b'/')
-                        .map_or(&b"/"[..], |p| &rest[p..]);
-                    l.set_value(i, path);
-                }
+        }));
+    }
+    readings.push(Box::new(move |l: &mut Layout| {
+        for &i in &lines {
+            let v = layout::value(l, i).to_vec();
+            if let Some(scheme) = v.windows(3).position(|w| w == b"://") {
+                let rest = &v[scheme + 3..];
+                let path = rest
+                    .iter()
+                    .position(|&b| b == b'/')
+                    .map_or(&b"/"[..], |p| &rest[p..]);
+                l.set_value(i, path);
             }
-        }),
-    ]
+        }
+    }));
+    readings
 }
 
 /// Lines without a colon, as a reading: read as a field split at the first space (`Disallow /a`

@@ -29,17 +29,6 @@ fn records(layout: &Layout) -> (Vec<Record>, Vec<usize>) {
     (records, index(robots.disallows_outside()))
 }
 
-/// Whether `pattern`, with `*` standing for any run of characters, matches all of `name`.
-fn glob(pattern: &[u8], name: &[u8]) -> bool {
-    match pattern.split_first() {
-        None => name.is_empty(),
-        Some((b'*', rest)) => (0..=name.len()).any(|i| glob(rest, &name[i..])),
-        Some((c, rest)) => name
-            .split_first()
-            .is_some_and(|(n, tail)| n.eq_ignore_ascii_case(c) && glob(rest, tail)),
-    }
-}
-
 pub(super) fn find(layout: &Layout, found: &mut Found) {
     let name = robot_name(&layout.agent).into_bytes();
     let count = layout.lines.len();
@@ -49,7 +38,20 @@ pub(super) fn find(layout: &Layout, found: &mut Found) {
     missing_colon(layout, found);
     loose_syntax(layout, found);
     if !layout.agent.is_ascii() {
-        found.touch(OpenPoint::NonAsciiAgent);
+        // The reference folds ASCII case only; a robot may fold Unicode case too.
+        let values = agent_lines.clone();
+        found.reading(
+            OpenPoint::NonAsciiAgent,
+            vec![Box::new(move |l: &mut Layout| {
+                l.agent = l.agent.to_lowercase();
+                for &i in &values {
+                    if let Ok(v) = std::str::from_utf8(value(l, i)) {
+                        let v = v.to_lowercase();
+                        l.set_value(i, v.as_bytes());
+                    }
+                }
+            })],
+        );
     }
     // Which part of the agent string is the name: the whole string, or any one of its words.
     if layout.agent.trim().to_ascii_lowercase().as_bytes() != name.as_slice() {
@@ -149,38 +151,14 @@ pub(super) fn find(layout: &Layout, found: &mut Found) {
             ],
         );
     }
-    let starry: Vec<usize> = agent_lines
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let v = value(layout, i);
-            v != b"*" && v.contains(&b'*')
-        })
-        .collect();
-    if !starry.is_empty() {
-        let same = starry.clone();
-        found.reading(
-            OpenPoint::StarInValue,
-            vec![
-                Box::new(move |l: &mut Layout| same.iter().for_each(|&i| l.set_value(i, b"*"))),
-                Box::new(move |l: &mut Layout| {
-                    let name = robot_name(&l.agent);
-                    for &i in &starry {
-                        if glob(stripped(value(l, i)), name.as_bytes()) {
-                            l.set_value(i, name.as_bytes());
-                        }
-                    }
-                }),
-            ],
-        );
-    }
+    // Only the value `*` is the default record ("If the value is '*', the record describes the
+    // default access policy"); `Foo*` is a name like any other, settled by the substring rule.
     records_points(layout, found, &name);
     rule_values(layout, found);
 }
 
-/// Leading white space before a field or a comment, white space before the colon, and lines of
-/// only spaces and tabs. The other readings: such a field is not recognised, such a comment line
-/// is blank, such a blank line is not blank.
+/// Leading white space before a field, white space before the colon, and lines of only spaces
+/// and tabs. The other readings: such a field is not recognised, such a blank line is not blank.
 fn loose_syntax(layout: &Layout, found: &mut Found) {
     let mut loose = Vec::new();
     let mut blank = Vec::new();
@@ -195,7 +173,9 @@ fn loose_syntax(layout: &Layout, found: &mut Found) {
                     loose.push(i);
                 }
             }
-            LineKind::CommentOnly if leading => loose.push(i),
+            // "the '#' character is used to indicate that preceding space (if any) and the
+            // remainder of the line up to the line termination is discarded": an indented comment
+            // line is a comment line, which the text settles.
             _ => {}
         }
     }
@@ -204,11 +184,7 @@ fn loose_syntax(layout: &Layout, found: &mut Found) {
             OpenPoint::LooseFieldSyntax,
             vec![Box::new(move |l: &mut Layout| {
                 for &i in &loose {
-                    if l.kind(i) == LineKind::CommentOnly {
-                        l.set(i, Vec::new());
-                    } else {
-                        l.lines[i].text.insert(0, b'x');
-                    }
+                    l.lines[i].text.insert(0, b'x');
                 }
             })],
         );
@@ -226,19 +202,31 @@ fn loose_syntax(layout: &Layout, found: &mut Found) {
 /// The points about how lines make records.
 fn records_points(layout: &Layout, found: &mut Found, name: &[u8]) {
     let (records, outside) = records(layout);
-    let naming = records
-        .iter()
-        .filter(|r| r.agents.iter().any(|&i| names(value(layout, i), name)))
-        .count();
-    let stars = records
-        .iter()
-        .filter(|r| r.agents.iter().any(|&i| value(layout, i) == b"*"))
-        .count();
-    if naming >= 2 {
-        found.touch(OpenPoint::SeveralMatchingRecords);
+    let lines_naming = |test: &dyn Fn(&[u8]) -> bool| -> Vec<Vec<usize>> {
+        records
+            .iter()
+            .map(|r| {
+                r.agents
+                    .iter()
+                    .copied()
+                    .filter(|&i| test(value(layout, i)))
+                    .collect::<Vec<usize>>()
+            })
+            .filter(|lines| !lines.is_empty())
+            .collect()
+    };
+    let naming = lines_naming(&|v| names(v, name));
+    let stars = lines_naming(&|v| v == b"*");
+    // Which record applies: the reference takes the first; any other one alone is a reading.
+    // Taking them all together disallows exactly what one of them disallows, so it adds nothing.
+    if naming.len() >= 2 {
+        found.reading(
+            OpenPoint::SeveralMatchingRecords,
+            only_one_of(naming.clone()),
+        );
     }
-    if naming == 0 && stars >= 2 {
-        found.touch(OpenPoint::SeveralStarRecords);
+    if naming.is_empty() && stars.len() >= 2 {
+        found.reading(OpenPoint::SeveralStarRecords, only_one_of(stars));
     }
     // Read as part of some record, such a line can only disallow the paths it is a prefix of.
     let path = layout.path.as_bytes();
@@ -261,15 +249,12 @@ fn records_points(layout: &Layout, found: &mut Found, name: &[u8]) {
         }
     }
     let is_agent = |l: &Layout, i: usize| matches!(l.kind(i), LineKind::Field { name, .. } if field_is(name, "user-agent"));
-    let is_disallow = |l: &Layout, i: usize| matches!(l.kind(i), LineKind::Field { name, .. } if field_is(name, "disallow"));
     let joined: Vec<std::ops::Range<usize>> = blocks
         .into_iter()
         .filter(|block| {
-            let mut seen_disallow = false;
-            block.clone().any(|i| {
-                seen_disallow |= is_disallow(layout, i);
-                seen_disallow && is_agent(layout, i)
-            })
+            agents_after_disallows(layout, block.clone())
+                .next()
+                .is_some()
         })
         .collect();
     if !joined.is_empty() {
@@ -280,13 +265,8 @@ fn records_points(layout: &Layout, found: &mut Found, name: &[u8]) {
                 Box::new(move |l: &mut Layout| {
                     // Or such a User-agent line is ignored, its Disallow lines joining the record.
                     for block in &ignored {
-                        let mut seen_disallow = false;
-                        for i in block.clone() {
-                            seen_disallow |= is_disallow(l, i);
-                            if seen_disallow && is_agent(l, i) {
-                                l.drop_line(i);
-                            }
-                        }
+                        let late: Vec<usize> = agents_after_disallows(l, block.clone()).collect();
+                        late.into_iter().for_each(|i| l.drop_line(i));
                     }
                 }),
                 Box::new(move |l: &mut Layout| {
@@ -311,23 +291,14 @@ fn records_points(layout: &Layout, found: &mut Found, name: &[u8]) {
         .filter(|r| r.disallows.is_empty())
         .flat_map(|r| r.agents.iter().copied())
         .collect();
-    // Or the blank lines after such a record do not end it: it runs on into the next one.
-    let gaps: Vec<usize> = records
-        .iter()
-        .filter(|r| r.disallows.is_empty())
-        .filter_map(|r| r.agents.last())
-        .flat_map(|&last| {
-            (last + 1..layout.lines.len())
-                .take_while(|&i| matches!(layout.kind(i), LineKind::Blank | LineKind::CommentOnly))
-        })
-        .collect();
     if !bare.is_empty() {
         found.reading(
             OpenPoint::RecordWithoutDisallow,
-            vec![
-                Box::new(move |l: &mut Layout| bare.iter().for_each(|&i| l.drop_line(i))),
-                Box::new(move |l: &mut Layout| gaps.iter().for_each(|&i| l.drop_line(i))),
-            ],
+            // Or the record is not one, and `*` applies to its robots. (That blank lines end it
+            // is settled: "records separated by one or more blank lines".)
+            vec![Box::new(move |l: &mut Layout| {
+                bare.iter().for_each(|&i| l.drop_line(i))
+            })],
         );
     }
     let cancelled: Vec<usize> = records
@@ -353,6 +324,39 @@ fn records_points(layout: &Layout, found: &mut Found, name: &[u8]) {
     }
 }
 
+/// Readings in which only the `k`-th of several records applies (`k` > 0), each record given by
+/// its User-agent lines that reach the robot: the others' lines are made to name nobody.
+fn only_one_of(records: Vec<Vec<usize>>) -> Vec<Edit> {
+    (1..records.len())
+        .map(|k| {
+            let records = records.clone();
+            Box::new(move |l: &mut Layout| {
+                for (j, lines) in records.iter().enumerate() {
+                    if j != k {
+                        lines.iter().for_each(|&i| l.set_value(i, NOBODY));
+                    }
+                }
+            }) as Edit
+        })
+        .collect()
+}
+
+/// The User-agent lines of a block (lines between blank ones) that come after the Disallow lines
+/// of a record: a User-agent line, then a Disallow line, then this one.
+fn agents_after_disallows(
+    layout: &Layout,
+    block: std::ops::Range<usize>,
+) -> impl Iterator<Item = usize> + '_ {
+    let field = move |i: usize, f: &str| matches!(layout.kind(i), LineKind::Field { name, .. } if field_is(name, f));
+    let (mut agent, mut disallow) = (false, false);
+    block.filter(move |&i| {
+        let late = disallow && field(i, "user-agent");
+        disallow |= agent && field(i, "disallow");
+        agent |= field(i, "user-agent");
+        late
+    })
+}
+
 /// Disallow values that are not local paths, or hold octets outside ASCII.
 fn rule_values(layout: &Layout, found: &mut Found) {
     let disallows: Vec<usize> = (0..layout.lines.len())
@@ -363,7 +367,10 @@ fn rule_values(layout: &Layout, found: &mut Found) {
         .copied()
         .filter(|&i| value(layout, i).first().is_some_and(|&b| b != b'/'))
         .collect();
-    found.reading(OpenPoint::ValueNotAPath, not_a_path_readings(not_path));
+    found.reading(
+        OpenPoint::ValueNotAPath,
+        not_a_path_readings(not_path, false),
+    );
     let non_ascii: Vec<usize> = disallows
         .into_iter()
         .filter(|&i| !value(layout, i).is_ascii())

@@ -1,11 +1,11 @@
 //! RFC 9309's open points: its MAYs, and the "Choice:" marks of the `rfc9309` module.
 
 use super::layout::{value, Layout};
-use super::{missing_colon, not_a_path_readings, Found, OpenPoint};
+use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
 use crate::lines::{contains_ci, field_is, LineKind};
 use crate::rfc9309::{
     decode_every_triplet, is_token_byte, matches, normalize_rule, normalize_uri, product_token,
-    Robots,
+    GroupLines, Robots,
 };
 
 /// §2.5: "The parsing limit MUST be at least 500 kibibytes".
@@ -61,35 +61,25 @@ fn misspelt(name: &[u8]) -> Option<&'static str> {
         .map(|(field, _)| field)
 }
 
-/// Characters some parsers end lines at besides CR and LF (Unicode's line separators).
-const SEPARATORS: [&str; 8] = [
-    "\u{b}", "\u{c}", "\u{1c}", "\u{1d}", "\u{1e}", "\u{85}", "\u{2028}", "\u{2029}",
-];
-
 pub(super) fn find(layout: &Layout, found: &mut Found) {
     missing_colon(layout, found);
-    let text = String::from_utf8_lossy(&layout.render()).into_owned();
-    if SEPARATORS.iter().any(|s| text.contains(s)) {
-        found.reading(
-            OpenPoint::OtherWhiteSpace,
-            vec![Box::new(|l: &mut Layout| {
-                l.rewrites.push(|body| {
-                    let mut text = String::from_utf8_lossy(&body).into_owned();
-                    for s in SEPARATORS {
-                        text = text.replace(s, "\n");
-                    }
-                    text.into_bytes()
-                })
-            })],
-        );
-    }
     let body_len: usize = layout
         .lines
         .iter()
         .map(|l| l.text.len() + l.end.len())
         .sum();
     if body_len > PARSING_LIMIT {
-        found.touch(OpenPoint::ParsingLimit);
+        // A crawler may stop reading anywhere past 500 KiB; the earliest place it may stop is
+        // the reading furthest from the reference's, which reads everything.
+        found.reading(
+            OpenPoint::ParsingLimit,
+            vec![Box::new(|l: &mut Layout| {
+                l.rewrites.push(|mut body| {
+                    body.truncate(PARSING_LIMIT);
+                    body
+                })
+            })],
+        );
     }
     let misspellings: Vec<(usize, &'static str)> = (0..layout.lines.len())
         .filter_map(|i| match layout.kind(i) {
@@ -130,10 +120,11 @@ fn product_tokens(layout: &Layout, found: &mut Found) {
     }
 }
 
-/// User-agent values that are not exactly a product token or `*`, values related to the token
-/// by a substring, and several `*` groups.
+/// User-agent values that are neither a product token nor `*`.
+///
+/// Settled, so not here: product tokens are compared whole (§2.2.1 matches "the product token",
+/// it does not search for it), and several `*` groups are combined like several named ones.
 fn user_agents(layout: &Layout, found: &mut Found) {
-    let token = product_token(layout.agent.as_bytes()).to_vec();
     let agents = lines_of(layout, &["user-agent"]);
     let odd: Vec<usize> = agents
         .iter()
@@ -173,173 +164,385 @@ fn user_agents(layout: &Layout, found: &mut Found) {
             ],
         );
     }
-    let near: Vec<usize> = agents
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let v = value(layout, i);
-            is_identifier(v)
-                && !v.eq_ignore_ascii_case(&token)
-                && (contains_ci(v, &token) || contains_ci(&token, v))
-        })
-        .collect();
-    if !near.is_empty() {
-        found.reading(
-            OpenPoint::TokenSubstring,
-            vec![Box::new(move |l: &mut Layout| {
-                let token = product_token(l.agent.as_bytes()).to_vec();
-                near.iter().for_each(|&i| l.set_value(i, &token));
-            })],
-        );
-    }
-    // The groups as the reference builds them; every user-agent line is in one.
-    let own = |number: u32| product_token(value(layout, number as usize - 1));
-    let groups: Vec<Vec<u32>> = Robots::from_lines(layout.lines_read())
-        .groups()
-        .map(|group| group.agents)
-        .collect();
-    let star_groups = groups
-        .iter()
-        .filter(|agents| agents.iter().any(|&n| own(n) == b"*"))
-        .count();
-    let named = groups.iter().flatten().any(|&n| {
-        let own = own(n);
-        !own.is_empty() && own.eq_ignore_ascii_case(&token)
-    });
-    if star_groups >= 2 && !named {
-        found.touch(OpenPoint::SeveralStarRecords);
-    }
 }
 
 /// The rules' open points, for this path.
+///
+/// Settled, so not here (the corpus scores them): case-sensitive matching and ignoring rules
+/// outside any group (§2.2.2's SHOULDs), what an empty value matches (nothing: it has no path
+/// whose first octet a match could start with), octets outside ASCII and unreserved characters
+/// (encoded and decoded on both sides, Figure 4), and `%2A` and `%24` as the characters (Figure 6).
 fn rules(layout: &Layout, found: &mut Found) {
     let uri = normalize_uri(layout.path.as_bytes()).into_owned();
-    let decoded = decode_every_triplet(layout.path.as_bytes()).to_ascii_lowercase();
-    if decoded.starts_with(b"/robots.txt") && layout.path != "/robots.txt" {
+    if uri != b"/robots.txt" && uri.split(|&b| b == b'?').next() == Some(b"/robots.txt") {
+        // `/robots.txt?x`: the same file, or another URI subject to the rules.
+        found.touch(OpenPoint::RobotsTxtLike);
+    } else if uri == b"/robots.txt" && layout.path != "/robots.txt" {
+        // `/%72obots.txt`: implicitly allowed once decoded, or only as written.
         found.touch(OpenPoint::RobotsTxtLike);
     }
     let rules = lines_of(layout, &["allow", "disallow"]);
-    let first_agent = lines_of(layout, &["user-agent"]).first().copied();
-    if rules.iter().any(|&i| {
-        let v = value(layout, i);
-        first_agent.is_none_or(|a| i < a)
-            && !v.is_empty()
-            && (matches(&normalize_rule(v), &uri)
-                || layout.path.as_bytes().starts_with(v)
-                || matches(
-                    &normalize_rule(&v.to_ascii_lowercase()),
-                    &uri.to_ascii_lowercase(),
-                ))
-    }) {
-        // §2.2.2: such rules SHOULD be ignored; the corpus leaves them open.
-        found.touch(OpenPoint::DisallowOutsideRecord);
-    }
-    // §2.2.2: matching "SHOULD be case sensitive".
-    let cased = rules.clone();
-    found.reading(
-        OpenPoint::PathCase,
-        vec![Box::new(move |l: &mut Layout| {
-            l.path = l.path.to_ascii_lowercase();
-            for &i in &cased {
-                let v = value(l, i).to_ascii_lowercase();
-                l.set_value(i, &v);
-            }
-        })],
-    );
     let spaced: Vec<usize> = rules
         .iter()
         .copied()
-        .filter(|&i| value(layout, i).iter().any(|&b| b == b' ' || b == b'\t'))
+        .filter(|&i| value(layout, i).iter().copied().any(ends_a_value))
         .collect();
     if !spaced.is_empty() {
+        // §2.2's path-pattern holds no space and no control character: a robot may end the
+        // value at the first one.
         found.reading(
             OpenPoint::SpaceInValue,
             vec![Box::new(move |l: &mut Layout| {
                 for &i in &spaced {
                     let v = value(l, i);
-                    let cut = v
-                        .iter()
-                        .position(|&b| b == b' ' || b == b'\t')
-                        .unwrap_or(v.len());
+                    let cut = v.iter().copied().position(ends_a_value).unwrap_or(v.len());
                     let v = v[..cut].to_vec();
                     l.set_value(i, &v);
                 }
             })],
         );
     }
-    if layout.path.contains('%') || rules.iter().any(|&i| value(layout, i).contains(&b'%')) {
-        let coded = rules.clone();
-        let rules_only = rules.clone();
-        found.reading(
-            OpenPoint::PercentEncoding,
-            vec![
-                Box::new(move |l: &mut Layout| {
-                    l.path = String::from_utf8_lossy(&decode_every_triplet(l.path.as_bytes()))
-                        .into_owned();
-                    for &i in &coded {
-                        let v = decode_every_triplet(value(l, i));
-                        l.set_value(i, &v);
-                    }
-                }),
-                // Only the path decoded, or only the rules: the RFC says so for the URI alone.
-                Box::new(|l: &mut Layout| {
-                    l.path = String::from_utf8_lossy(&decode_every_triplet(l.path.as_bytes()))
-                        .into_owned();
-                }),
-                Box::new(move |l: &mut Layout| {
-                    for &i in &rules_only {
-                        let v = decode_every_triplet(value(l, i));
-                        l.set_value(i, &v);
-                    }
-                }),
-            ],
-        );
-    }
-    let empty: Vec<usize> = lines_of(layout, &["disallow"])
-        .into_iter()
-        .filter(|&i| value(layout, i).is_empty())
-        .collect();
-    if !empty.is_empty() {
-        // Read as matching every path with zero octets: `*` decides exactly the same cases.
-        found.reading(
-            OpenPoint::EmptyPattern,
-            vec![Box::new(move |l: &mut Layout| {
-                empty.iter().for_each(|&i| l.set_value(i, b"*"))
-            })],
-        );
-    }
-    let mut matched = [false, false];
-    let mut special = false;
-    for &i in &rules {
-        let v = value(layout, i);
-        if v.is_empty() {
-            continue;
-        }
-        if v[..v.len() - 1].contains(&b'$') {
-            found.touch(OpenPoint::DollarInside);
-        }
-        let normal = normalize_rule(v);
-        let hit = matches(&normal, &uri);
-        if hit != matches(v, layout.path.as_bytes()) {
-            found.touch(OpenPoint::PercentEncoding);
-        }
-        if hit {
-            let allow =
-                matches!(layout.kind(i), LineKind::Field { name, .. } if field_is(name, "allow"));
-            matched[usize::from(allow)] = true;
-            special |= v.contains(&b'*') || v.contains(&b'$') || normal.as_ref() != v;
-        }
-    }
-    if matched == [true, true] && special {
+    percent_encoding(layout, &rules, found);
+    dollar_inside(layout, &rules, found);
+    if match_length_is_open(layout, &uri) {
         found.touch(OpenPoint::MatchLength);
     }
+    // (A value that starts with a space or a control is the reading above, not this one.)
     let not_path: Vec<usize> = rules
         .into_iter()
         .filter(|&i| {
             value(layout, i)
                 .first()
-                .is_some_and(|&b| b != b'/' && b != b'*')
+                .is_some_and(|&b| b != b'/' && b != b'*' && !ends_a_value(b))
         })
         .collect();
-    found.reading(OpenPoint::PatternNotAPath, not_a_path_readings(not_path));
+    found.reading(
+        OpenPoint::PatternNotAPath,
+        not_a_path_readings(not_path, true),
+    );
+}
+
+/// Space, tab or another control character: none is in §2.2's `path-pattern`.
+/// ([`AS_WRITTEN`] excepted: the other readings' marker must not read as one.)
+fn ends_a_value(b: u8) -> bool {
+    b == b' ' || (b.is_ascii_control() && b != AS_WRITTEN)
+}
+
+/// Marks an octet that is to be compared as written: the marker is percent-encoded on both sides
+/// (`%01`) and so is the octet after it, so `|` as written and `%7C` no longer compare equal while
+/// `|` still equals `|`.
+const AS_WRITTEN: u8 = 0x01;
+
+/// Reserved characters that a reading compares equal to their encodings in the path: not `*`
+/// and `$` (Figure 6 settles them), nor `?` and `#`, which would move where the query or a
+/// comment starts.
+fn equal_when_encoded(b: u8) -> bool {
+    b":/[]@!&'()+,;=".contains(&b)
+}
+
+/// The octet a `%XX` at `i` encodes, if one starts there.
+fn triplet_at(bytes: &[u8], i: usize) -> Option<u8> {
+    match bytes.get(i..i + 3) {
+        Some([b'%', hi, lo]) if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
+            Some(hex(*hi) << 4 | hex(*lo))
+        }
+        _ => None,
+    }
+}
+
+fn hex(digit: u8) -> u8 {
+    match digit {
+        b'0'..=b'9' => digit - b'0',
+        _ => (digit | 0x20) - b'a' + 10,
+    }
+}
+
+/// Where the query starts: the first literal `?`, or the end.
+fn query_start(bytes: &[u8]) -> usize {
+    bytes.iter().position(|&b| b == b'?').unwrap_or(bytes.len())
+}
+
+/// The path part of `bytes` with `encode` octets written `%XX` (a leading `/` stays: every path
+/// has it), then the query as it was.
+fn encode_in_path(bytes: &[u8], encode: impl Fn(u8) -> bool) -> Vec<u8> {
+    let query = query_start(bytes);
+    let mut out = Vec::with_capacity(bytes.len());
+    for (i, &b) in bytes[..query].iter().enumerate() {
+        if encode(b) && !(i == 0 && b == b'/') {
+            out.extend_from_slice(format!("%{b:02X}").as_bytes());
+        } else {
+            out.push(b);
+        }
+    }
+    out.extend_from_slice(&bytes[query..]);
+    out
+}
+
+/// ASCII octets RFC 3986 has no place for in a URI (controls, space, `"`, `<`, `>`, `\`, `^`,
+/// `` ` ``, `{`, `|`, `}`, DEL): the reference encodes them on both sides.
+fn outside_uri(b: u8) -> bool {
+    b.is_ascii() && (b.is_ascii_control() || b" \"<>\\^`{|}".contains(&b)) && b != AS_WRITTEN
+}
+
+/// The same edit of the path and of every rule's value.
+fn both_sides(rules: &[usize], edit: fn(&[u8]) -> Vec<u8>) -> Edit {
+    let rules = rules.to_vec();
+    Box::new(move |l: &mut Layout| {
+        l.path = String::from_utf8_lossy(&edit(l.path.as_bytes())).into_owned();
+        for &i in &rules {
+            let v = edit(value(l, i));
+            l.set_value(i, &v);
+        }
+    })
+}
+
+/// The percent-encoding choices of the reference, each with the other reading as an edit of both
+/// sides alike:
+///
+/// - reserved characters in the path compared equal to their encodings (`/a/b` and `/a%2Fb`),
+///   `%3F` there included, and so the query's sub-delimiters (`a=b` and `a%3Db`);
+/// - the query's `?`, `@`, `[` and `]` compared as written (Figure 4 settles `:` and `/`, which it
+///   encodes);
+/// - the hex digits of a kept `%xx` compared with their case;
+/// - a `%` that starts no triplet compared as written, not as `%25`;
+/// - the ASCII octets a URI has no place for (space, `|`, ...) compared as written.
+fn percent_encoding(layout: &Layout, rules: &[usize], found: &mut Found) {
+    let sides: Vec<&[u8]> = std::iter::once(layout.path.as_bytes())
+        .chain(rules.iter().map(|&i| value(layout, i)))
+        .collect();
+    let any = |test: &dyn Fn(&[u8]) -> bool| sides.iter().any(|v| test(v));
+    let triplets = |v: &[u8]| -> Vec<(usize, u8)> {
+        (0..v.len())
+            .filter_map(|i| triplet_at(v, i).map(|o| (i, o)))
+            .collect()
+    };
+    let mut edits: Vec<Edit> = Vec::new();
+    if any(&|v| {
+        let path = &v[..query_start(v)];
+        triplets(path).iter().any(|&(_, o)| equal_when_encoded(o))
+    }) {
+        edits.push(both_sides(rules, |v| encode_in_path(v, equal_when_encoded)));
+    }
+    if any(&|v| {
+        triplets(&v[..query_start(v)])
+            .iter()
+            .any(|&(_, o)| o == b'?')
+    }) {
+        edits.push(both_sides(rules, |v| {
+            let query = query_start(v);
+            let mut out = Vec::with_capacity(v.len());
+            let mut i = 0;
+            while i < v.len() {
+                if i < query && triplet_at(v, i) == Some(b'?') {
+                    out.push(b'?');
+                    i += 3;
+                } else {
+                    out.push(v[i]);
+                    i += 1;
+                }
+            }
+            out
+        }));
+    }
+    let sub_delim = |b: u8| b"!&'()+,;=".contains(&b);
+    if any(&|v| {
+        triplets(&v[query_start(v)..])
+            .iter()
+            .any(|&(_, o)| sub_delim(o))
+    }) {
+        // The query's sub-delimiters compared equal to their encodings (`a=b` and `a%3Db`).
+        edits.push(both_sides(rules, |v| {
+            let query = query_start(v);
+            let mut out = v[..query].to_vec();
+            let mut i = query;
+            while i < v.len() {
+                match triplet_at(v, i) {
+                    Some(o) if b"!&'()+,;=".contains(&o) => {
+                        out.push(o);
+                        i += 3;
+                    }
+                    _ => {
+                        out.push(v[i]);
+                        i += 1;
+                    }
+                }
+            }
+            out
+        }));
+    }
+    let query_data = |b: u8| b"?@[]".contains(&b);
+    if any(&|v| {
+        let query = query_start(v);
+        query < v.len()
+            && (v[query + 1..].iter().any(|&b| query_data(b))
+                || triplets(&v[query..]).iter().any(|&(_, o)| query_data(o)))
+    }) {
+        // With no literal `?` left, nothing is a query: every side compares as written, after
+        // the query's `:` and `/` take the encoded form Figure 4 gives them.
+        edits.push(both_sides(rules, |v| {
+            let query = query_start(v);
+            let mut out = v[..query].to_vec();
+            for &b in &v[query..] {
+                match b {
+                    b'?' => out.push(AS_WRITTEN),
+                    b':' => out.extend_from_slice(b"%3A"),
+                    b'/' => out.extend_from_slice(b"%2F"),
+                    _ => out.push(b),
+                }
+            }
+            out
+        }));
+    }
+    if any(&|v| {
+        triplets(v)
+            .iter()
+            .any(|&(i, o)| !is_unreserved(o) && v[i + 1..i + 3].iter().any(u8::is_ascii_lowercase))
+    }) {
+        // A kept triplet written in lowercase (`%c3`) made to differ from its uppercase form.
+        edits.push(both_sides(rules, |v| {
+            let mut out = Vec::with_capacity(v.len());
+            for (i, &b) in v.iter().enumerate() {
+                out.push(b);
+                let lower = triplet_at(v, i).is_some_and(|o| !is_unreserved(o))
+                    && v[i + 1..i + 3].iter().any(u8::is_ascii_lowercase);
+                if lower {
+                    out.extend_from_slice(b"25");
+                }
+            }
+            out
+        }));
+    }
+    let stray = |v: &[u8], i: usize| v[i] == b'%' && triplet_at(v, i).is_none();
+    if any(&|v| (0..v.len()).any(|i| stray(v, i))) {
+        edits.push(both_sides(rules, |v| {
+            let mut out = Vec::with_capacity(v.len());
+            for (i, &b) in v.iter().enumerate() {
+                if b == b'%' && triplet_at(v, i).is_none() {
+                    out.push(AS_WRITTEN);
+                }
+                out.push(b);
+            }
+            out
+        }));
+    }
+    if any(&|v| v.iter().copied().any(outside_uri)) {
+        edits.push(both_sides(rules, |v| {
+            let mut out = Vec::with_capacity(v.len());
+            for &b in v {
+                if outside_uri(b) {
+                    out.push(AS_WRITTEN);
+                }
+                out.push(b);
+            }
+            out
+        }));
+    }
+    found.reading(OpenPoint::PercentEncoding, edits);
+}
+
+/// RFC 3986 §2.3's unreserved characters.
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-._~".contains(&b)
+}
+
+/// A `$` before the end of a rule: the reference takes it as the character; it could also end
+/// the pattern there, or be dropped.
+fn dollar_inside(layout: &Layout, rules: &[usize], found: &mut Found) {
+    let inside: Vec<usize> = rules
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let v = value(layout, i);
+            !v.is_empty() && v[..v.len() - 1].contains(&b'$')
+        })
+        .collect();
+    if inside.is_empty() {
+        return;
+    }
+    let same = inside.clone();
+    found.reading(
+        OpenPoint::DollarInside,
+        vec![
+            Box::new(move |l: &mut Layout| {
+                for &i in &same {
+                    let v = value(l, i);
+                    let end = v.iter().position(|&b| b == b'$').map_or(v.len(), |p| p + 1);
+                    let v = v[..end].to_vec();
+                    l.set_value(i, &v);
+                }
+            }),
+            Box::new(move |l: &mut Layout| {
+                for &i in &inside {
+                    let v = value(l, i);
+                    let mut kept: Vec<u8> = v[..v.len() - 1]
+                        .iter()
+                        .copied()
+                        .filter(|&b| b != b'$')
+                        .collect();
+                    kept.push(v[v.len() - 1]);
+                    l.set_value(i, &kept);
+                }
+            }),
+        ],
+    );
+}
+
+/// Whether "the most octets" (§2.2.2) decides differently when counted another way than the
+/// reference counts (the rule's path in normal form, `*` and a final `$` one octet each): as
+/// written in the file, without the special characters, or with each `%XX` as one octet.
+fn match_length_is_open(layout: &Layout, uri: &[u8]) -> bool {
+    if uri == b"/robots.txt" {
+        return false;
+    }
+    let matched: Vec<(bool, &[u8], Vec<u8>)> = applicable_rules(layout)
+        .into_iter()
+        .filter_map(|i| {
+            let v = value(layout, i);
+            let normal = normalize_rule(v).into_owned();
+            let allow =
+                matches!(layout.kind(i), LineKind::Field { name, .. } if field_is(name, "allow"));
+            (!normal.is_empty() && matches(&normal, uri)).then_some((allow, v, normal))
+        })
+        .collect();
+    if !matched.iter().any(|m| m.0) || matched.iter().all(|m| m.0) {
+        return false;
+    }
+    let verdict = |count: &dyn Fn(&[u8], &[u8]) -> usize| {
+        let most = matched.iter().map(|(_, v, n)| count(v, n)).max();
+        matched
+            .iter()
+            .any(|(allow, v, n)| *allow && Some(count(v, n)) == most)
+    };
+    let reference = verdict(&|_, normal| normal.len());
+    let special = |b: &&u8| **b == b'*' || **b == b'$';
+    [
+        verdict(&|written, _| written.len()),
+        verdict(&|_, normal| normal.iter().filter(|b| !special(b)).count()),
+        verdict(&|_, normal| decode_every_triplet(normal).len()),
+    ]
+    .into_iter()
+    .any(|other| other != reference)
+}
+
+/// The rule lines (layout indices) of the groups that apply to the agent, chosen as the
+/// reference chooses them: every group naming its product token, else every `*` group.
+fn applicable_rules(layout: &Layout) -> Vec<usize> {
+    let token = product_token(layout.agent.as_bytes());
+    let own = |number: &u32| product_token(value(layout, *number as usize - 1));
+    let groups: Vec<GroupLines> = Robots::from_lines(layout.lines_read()).groups().collect();
+    let named = |g: &&GroupLines| {
+        g.agents
+            .iter()
+            .any(|n| !own(n).is_empty() && own(n) != b"*" && own(n).eq_ignore_ascii_case(token))
+    };
+    let star = |g: &&GroupLines| g.agents.iter().any(|n| own(n) == b"*");
+    let chosen: Vec<&GroupLines> = if groups.iter().any(|g| named(&g)) {
+        groups.iter().filter(named).collect()
+    } else {
+        groups.iter().filter(star).collect()
+    };
+    chosen
+        .into_iter()
+        .flat_map(|g| g.rules.iter().map(|&n| n as usize - 1))
+        .collect()
 }

@@ -380,10 +380,10 @@ impl<'a> Robots<'a> {
     /// RFC 9309 §2.2.2: "If an "allow" rule and a "disallow" rule are equivalent, then the "allow"
     /// rule SHOULD be used." Equivalent: equally specific, the same number of octets.
     ///
-    /// Choice: an empty value (§2.2's `empty-pattern`, for allow and disallow alike) matches
-    /// nothing, so `Disallow:` alone allows everything as it always has. Read literally, "the end
-    /// of the path from the rule is reached" at once for an empty path, which would make a lone
-    /// `Disallow:` disallow everything.
+    /// An empty value (§2.2's `empty-pattern`, for allow and disallow alike) matches nothing, so
+    /// `Disallow:` alone allows everything as it always has: §2.2.2 matches "the paths in "allow"
+    /// and "disallow" rules" and "the matching MUST start with the first octet of the path"; an
+    /// `empty-pattern` is not a `path-pattern` and has no first octet for a match to start at.
     fn best_rule(&self, token: &[u8], by: MatchedBy, uri: &[u8]) -> Option<Best> {
         let mut best: Option<Best> = None;
         for group in &self.groups {
