@@ -207,13 +207,15 @@ fn rules(layout: &Layout, found: &mut Found) {
     if match_length_is_open(layout, &uri) {
         found.touch(OpenPoint::MatchLength);
     }
-    // (A value that starts with a space or a control is the reading above, not this one.)
+    // (A value that starts with a space or a control is the reading above, and one that starts
+    // with an encoded `/` is a percent-encoding reading, not this one.)
     let not_path: Vec<usize> = rules
         .into_iter()
         .filter(|&i| {
-            value(layout, i)
-                .first()
+            let v = value(layout, i);
+            v.first()
                 .is_some_and(|&b| b != b'/' && b != b'*' && !ends_a_value(b))
+                && triplet_at(v, 0) != Some(b'/')
         })
         .collect();
     found.reading(
@@ -262,13 +264,13 @@ fn query_start(bytes: &[u8]) -> usize {
     bytes.iter().position(|&b| b == b'?').unwrap_or(bytes.len())
 }
 
-/// The path part of `bytes` with `encode` octets written `%XX` (a leading `/` stays: every path
-/// has it), then the query as it was.
+/// The path part of `bytes` with `encode` octets written `%XX` (its leading `/` too), then the
+/// query as it was.
 fn encode_in_path(bytes: &[u8], encode: impl Fn(u8) -> bool) -> Vec<u8> {
     let query = query_start(bytes);
     let mut out = Vec::with_capacity(bytes.len());
-    for (i, &b) in bytes[..query].iter().enumerate() {
-        if encode(b) && !(i == 0 && b == b'/') {
+    for &b in &bytes[..query] {
+        if encode(b) {
             out.extend_from_slice(format!("%{b:02X}").as_bytes());
         } else {
             out.push(b);
