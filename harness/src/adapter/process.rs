@@ -27,7 +27,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::holders;
-use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
+use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest};
 use crate::limits::cap_text;
 use crate::signals::{self, Running};
 
@@ -192,28 +192,74 @@ impl Engine for AdapterProcess {
     }
 
     fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        if self.broken.is_some() {
+            // Nothing is sent: no need to encode.
+            return self.check_encoded(id, &[], queries.len());
+        }
+        let request = encode_check(id, robots, queries);
+        self.check_encoded(id, &request, queries.len())
+    }
+
+    fn check_shared(
+        &mut self,
+        id: &str,
+        robots: &[u8],
+        queries: &[Query],
+        shared: &SharedRequest,
+    ) -> Result<Reply, Failure> {
+        if self.broken.is_some() {
+            // Nothing is sent: no need to encode.
+            return self.check_encoded(id, &[], queries.len());
+        }
+        let request = shared.get_or_encode(|| encode_check(id, robots, queries));
+        self.check_encoded(id, request, queries.len())
+    }
+
+    fn unavailable(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+
+    /// The next batch starts a new process (`exchange` starts one when none is live).
+    fn fresh_start(&mut self) {
+        self.stop_live();
+    }
+}
+
+/// The protocol's `check` message for one batch.
+fn encode_check(id: &str, robots: &[u8], queries: &[Query]) -> Vec<u8> {
+    let request = CheckRequest {
+        r#type: "check",
+        id,
+        robots_b64: base64::engine::general_purpose::STANDARD.encode(robots),
+        queries: queries
+            .iter()
+            .map(|q| WireQuery {
+                agent: &q.agent,
+                product_token: crate::engine::product_token(&q.agent),
+                path: &q.path,
+                url: crate::local_url::full_url(&q.path),
+            })
+            .collect(),
+    };
+    serde_json::to_vec(&request).expect("plain data serializes")
+}
+
+impl AdapterProcess {
+    /// Sends one encoded `check` message of `queries` queries and reads the answer; counts
+    /// faults in a row, and gives the adapter up after too many.
+    fn check_encoded(
+        &mut self,
+        id: &str,
+        request: &[u8],
+        queries: usize,
+    ) -> Result<Reply, Failure> {
         if let Some(reason) = &self.broken {
             return Err(Failure {
                 fault: Fault::Unavailable,
                 detail: format!("adapter broken: {reason}"),
             });
         }
-        let request = CheckRequest {
-            r#type: "check",
-            id,
-            robots_b64: base64::engine::general_purpose::STANDARD.encode(robots),
-            queries: queries
-                .iter()
-                .map(|q| WireQuery {
-                    agent: &q.agent,
-                    product_token: crate::engine::product_token(&q.agent),
-                    path: &q.path,
-                    url: crate::local_url::full_url(&q.path),
-                })
-                .collect(),
-        };
-        let request = serde_json::to_vec(&request).expect("plain data serializes");
-        match self.exchange(id, &request, queries.len()) {
+        match self.exchange(id, request, queries) {
             Ok(reply) => {
                 self.consecutive_faults = 0;
                 Ok(reply)
@@ -236,17 +282,6 @@ impl Engine for AdapterProcess {
         }
     }
 
-    fn unavailable(&self) -> Option<&str> {
-        self.broken.as_deref()
-    }
-
-    /// The next batch starts a new process (`exchange` starts one when none is live).
-    fn fresh_start(&mut self) {
-        self.stop_live();
-    }
-}
-
-impl AdapterProcess {
     /// Asks the adapter to stop, and kills it if it has not within half a second.
     fn stop_live(&mut self) {
         if let Some(mut live) = self.live.take() {

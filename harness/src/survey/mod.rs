@@ -31,7 +31,7 @@ use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, Fault, Handshake, Query, Reply};
+use crate::engine::{Engine, Fault, Handshake, Query, Reply, SharedRequest};
 use crate::run::{side_by_side, Worker};
 
 use self::cause::{Example, FileMarks};
@@ -199,6 +199,8 @@ struct Job {
     reference: Vec<Vec<Verdict>>,
     /// Open points per profile and query, worked out once, by the first thread that needs them.
     open: Vec<Vec<OnceLock<Vec<&'static str>>>>,
+    /// The protocol message asking this file's probes, encoded once for every adapter.
+    request: SharedRequest,
 }
 
 impl Job {
@@ -227,6 +229,7 @@ impl Job {
             queries,
             reference,
             open,
+            request: SharedRequest::new(),
         }
     }
 
@@ -283,7 +286,7 @@ struct Tally<'p> {
 
 impl Worker<Job> for Tally<'_> {
     fn item(&mut self, engine: &mut dyn Engine, job: &Job) {
-        let reply = engine.check(&job.name, &job.body, &job.queries);
+        let reply = engine.check_shared(&job.name, &job.body, &job.queries, &job.request);
         let s = &mut self.survey;
         match reply {
             Ok(Reply::Verdicts(verdicts)) if verdicts.len() == job.queries.len() => {
