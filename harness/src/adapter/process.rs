@@ -114,6 +114,9 @@ pub(crate) struct Live {
     outgoing: Vec<u8>,
     written: usize,
     stdout: ChildStdout,
+    /// Where each read from stdout lands: allocated once, where growing `input` by a zeroed
+    /// [`READ_CHUNK`] for every read cost more than the answers it read.
+    chunk: Box<[u8]>,
     /// Bytes read from stdout and not yet returned as lines; none of `input[..scanned]` is `\n`.
     input: Vec<u8>,
     scanned: usize,
@@ -378,6 +381,7 @@ impl Live {
             outgoing: Vec::new(),
             written: 0,
             stdout,
+            chunk: vec![0; READ_CHUNK].into_boxed_slice(),
             input: Vec::new(),
             scanned: 0,
             closed: false,
@@ -489,27 +493,18 @@ impl Live {
 
     /// Reads what stdout holds now, at most [`READ_CHUNK`] bytes.
     fn read_some(&mut self) {
-        let start = self.input.len();
-        self.input.resize(start + READ_CHUNK, 0);
         let result = loop {
-            match self.stdout.read(&mut self.input[start..]) {
+            match self.stdout.read(&mut self.chunk) {
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 other => break other,
             }
         };
-        let read = match result {
-            Ok(0) => {
-                self.closed = true;
-                0
-            }
-            Ok(n) => n,
-            Err(e) if e.kind() == ErrorKind::WouldBlock => 0,
-            Err(_) => {
-                self.closed = true;
-                0
-            }
-        };
-        self.input.truncate(start + read);
+        match result {
+            Ok(0) => self.closed = true,
+            Ok(n) => self.input.extend_from_slice(&self.chunk[..n]),
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+            Err(_) => self.closed = true,
+        }
     }
 
     /// Waits at most `timeout` until stdout has something to read (or was closed), or stdin can
