@@ -4,6 +4,8 @@
 //! `fuzz` and `survey` all drive engines through this one trait, batch by batch: one body, many
 //! queries.
 
+use std::sync::OnceLock;
+
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
@@ -109,6 +111,21 @@ pub trait Engine: Send {
     /// A `Reply::Verdicts` holds exactly one verdict per query.
     fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure>;
 
+    /// As [`Engine::check`], for a batch asked of several engines side by side. An engine that
+    /// sends the batch as a protocol message takes its encoding from `shared`, where the first
+    /// engine to need it left it: encoding a body as base64 inside JSON once per adapter was
+    /// work done again by every adapter for the same bytes. Others just answer the batch.
+    fn check_shared(
+        &mut self,
+        id: &str,
+        robots: &[u8],
+        queries: &[Query],
+        shared: &SharedRequest,
+    ) -> Result<Reply, Failure> {
+        let _ = shared;
+        self.check(id, robots, queries)
+    }
+
     /// Why the engine cannot answer at all (it could not start, or broke down), if so.
     fn unavailable(&self) -> Option<&str> {
         None
@@ -117,6 +134,22 @@ pub trait Engine: Send {
     /// Forgets any state kept between batches, as a new process would: the next batch is
     /// answered after a fresh start. Nothing to do for an engine that keeps none.
     fn fresh_start(&mut self) {}
+}
+
+/// The protocol message of one batch, encoded by the first engine that needs it and shared by
+/// every engine asked the same batch (see [`Engine::check_shared`]).
+#[derive(Debug, Default)]
+pub struct SharedRequest(OnceLock<Vec<u8>>);
+
+impl SharedRequest {
+    pub fn new() -> SharedRequest {
+        SharedRequest::default()
+    }
+
+    /// The encoded message, made by `encode` if no engine has made it yet.
+    pub fn get_or_encode(&self, encode: impl FnOnce() -> Vec<u8>) -> &[u8] {
+        self.0.get_or_init(encode)
+    }
 }
 
 /// The reference implementation under one profile.
@@ -164,5 +197,47 @@ impl Engine for ReferenceEngine {
             })
             .collect();
         Ok(Reply::Verdicts(verdicts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shared_request_is_encoded_once_whoever_asks() {
+        let shared = SharedRequest::new();
+        let mut encoded = 0;
+        let first = shared
+            .get_or_encode(|| {
+                encoded += 1;
+                b"first".to_vec()
+            })
+            .to_vec();
+        let second = shared.get_or_encode(|| {
+            encoded += 1;
+            b"second".to_vec()
+        });
+        assert_eq!((first.as_slice(), second), (&b"first"[..], &b"first"[..]));
+        assert_eq!(encoded, 1);
+    }
+
+    #[test]
+    fn an_engine_without_a_wire_form_answers_a_shared_batch_as_any_other() {
+        let mut engine = ReferenceEngine::new(Profile::Norobots1994);
+        let queries = [Query {
+            agent: "FooBot".to_owned(),
+            path: "/private/x".to_owned(),
+        }];
+        let body = b"User-agent: *\nDisallow: /private\n";
+        let shared = SharedRequest::new();
+        assert_eq!(
+            engine.check_shared("a", body, &queries, &shared),
+            engine.check("a", body, &queries)
+        );
+        assert_eq!(
+            engine.check("a", body, &queries),
+            Ok(Reply::Verdicts(vec![Verdict::Disallowed]))
+        );
     }
 }

@@ -11,7 +11,7 @@ use robotstxt_reference::{Profile, Verdict};
 use serde::{Deserialize, Serialize};
 
 use crate::cases::{Case, Ruling};
-use crate::engine::{Engine, Failure, Fault, Query, Reply};
+use crate::engine::{Engine, Failure, Fault, Query, Reply, SharedRequest};
 
 /// How one check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -245,10 +245,15 @@ pub fn run_engines(
         results: Vec<CheckResult>,
         progress: &'p (dyn Fn(usize, usize, usize) + Sync),
     }
-    impl<'c> Worker<(usize, &'c Case)> for Cases<'_> {
-        fn item(&mut self, engine: &mut dyn Engine, (index, case): &(usize, &'c Case)) {
+    impl<'c> Worker<(usize, &'c Case, SharedRequest)> for Cases<'_> {
+        fn item(
+            &mut self,
+            engine: &mut dyn Engine,
+            (index, case, request): &(usize, &'c Case, SharedRequest),
+        ) {
+            let reply = engine.check_shared(&case.id, &case.robots, &queries_of(case), request);
             self.results
-                .extend(run_case(*index, case, engine, self.scoring));
+                .extend(score(*index, case, &reply, self.scoring));
             (self.progress)(self.engine, index + 1, self.total);
         }
     }
@@ -261,7 +266,11 @@ pub fn run_engines(
             progress,
         })
         .collect();
-    side_by_side(cases.iter().enumerate(), engines, workers)
+    let items = cases
+        .iter()
+        .enumerate()
+        .map(|(index, case)| (index, case, SharedRequest::new()));
+    side_by_side(items, engines, workers)
         .into_iter()
         .map(|w| w.results)
         .collect()

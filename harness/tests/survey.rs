@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-use robotstxt_reference::Profile;
+use robotstxt_reference::{Profile, Verdict};
 use robotstxt_test::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
 
@@ -154,6 +154,7 @@ fn counts_disagreements_faults_and_causes() {
     );
     assert_eq!(rfc.norobots_1994, rfc.disagreements);
     assert_eq!(rfc.open_points.checks, 0);
+    assert_eq!(rfc.differing, rfc.disagreements);
 
     // Signatures: the Allow files, the lone-CR file with its Allow, and the wildcard.
     let signatures: BTreeMap<&str, (usize, usize)> = rfc
@@ -233,6 +234,80 @@ fn counts_disagreements_faults_and_causes() {
     );
 }
 
+/// The 1994 reference with every verdict turned around: it differs from the reference on every
+/// check, so each check is either a scored disagreement or an open-point one.
+struct Contrary {
+    inner: ReferenceEngine,
+    handshake: Handshake,
+}
+
+impl Engine for Contrary {
+    fn handshake(&self) -> &Handshake {
+        &self.handshake
+    }
+
+    fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        match self.inner.check(id, robots, queries)? {
+            Reply::Verdicts(v) => Ok(Reply::Verdicts(
+                v.into_iter()
+                    .map(|v| match v {
+                        Verdict::Allowed => Verdict::Disallowed,
+                        Verdict::Disallowed => Verdict::Allowed,
+                    })
+                    .collect(),
+            )),
+            other => Ok(other),
+        }
+    }
+}
+
+#[test]
+fn scored_and_open_point_disagreements_are_counted_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    // A byte-order mark is an open point under norobots-1994: whether FooBot's record holds
+    // `Disallow: /a` hinges on it, so checks of /a are open, while `/` is allowed either way.
+    fs::write(
+        dir.path().join("bom.txt"),
+        b"\xEF\xBB\xBFUser-agent: FooBot\nDisallow: /a\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.path().join("plain.txt"),
+        b"User-agent: *\nDisallow: /tmp/\n",
+    )
+    .unwrap();
+    let inner = ReferenceEngine::new(Profile::Norobots1994);
+    let mut handshake = inner.handshake().clone();
+    handshake.name = "contrary".to_owned();
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Contrary { inner, handshake })];
+    let s = survey::survey(dir.path(), &mut engines, &Options::default(), &|_, _| {}).unwrap();
+    let a = &s.adapters[0];
+    assert_eq!(a.compared_under, "norobots-1994");
+    // Every check differs, and each is counted once: scored or open.
+    assert_eq!(a.checks, s.queries);
+    assert_eq!(a.differing.checks, a.checks);
+    assert_eq!(
+        a.disagreements.checks + a.open_points.checks,
+        a.differing.checks
+    );
+    assert!(
+        a.open_points.checks > 0 && a.disagreements.checks > 0,
+        "{a:#?}"
+    );
+    // bom.txt holds both kinds: it counts in both columns, once among the files differing.
+    assert_eq!(a.open_points.files, 1);
+    assert_eq!(a.disagreements.files, 2);
+    assert_eq!(a.differing.files, 2);
+    assert_eq!(a.norobots_1994.checks, a.differing.checks);
+    let md = write::markdown(&s);
+    let row = format!(
+        "| contrary | robotstxt-reference 0.1.0 | norobots-1994 | norobots-1994 | 2 | 2 (100.0%) | {} | 1 (50.0%) | {} | 2 (100.0%) |",
+        a.disagreements.checks, a.open_points.checks
+    );
+    assert!(md.contains(&row), "{row}\n{md}");
+    assert!(md.contains("| scored disagreements: files | checks | open-point disagreements: files | checks | differing at all: files |"), "{md}");
+}
+
 #[test]
 fn shards_merge_into_the_whole_survey() {
     let dir = folder();
@@ -306,7 +381,8 @@ fn reports_are_written_atomically_and_read_back() {
     write::write(&s, &reports).unwrap();
     assert_eq!(write::read(&reports.join("survey.json")).unwrap(), s);
     let md = fs::read_to_string(reports.join("survey.md")).unwrap();
-    assert!(md.contains("| rfc-as-1994 | robotstxt-reference 0.1.0 | norobots-1994 | norobots-1994 | 18 | 15 (83.3%) | 57 |"), "{md}");
+    // Scored disagreements, open-point ones and files differing at all, each in its own columns.
+    assert!(md.contains("| rfc-as-1994 | robotstxt-reference 0.1.0 | norobots-1994 | norobots-1994 | 18 | 15 (83.3%) | 57 | 0 (0.0%) | 0 | 15 (83.3%) |"), "{md}");
     assert!(md.contains("Allow: /public"), "{md}");
     // Writing again replaces both files and leaves nothing else behind.
     let mut other = s.clone();

@@ -1,17 +1,22 @@
 //! One persistent adapter process, driven through the JSON-lines protocol of
 //! `adapters/PROTOCOL.md`, behind the [`Engine`] trait.
 //!
-//! Nothing the adapter does can hang the harness or exhaust its memory: every read has a
-//! deadline (a reader thread feeds a bounded channel), every write happens on a writer thread,
-//! lines are capped in length, stderr keeps only its tail, and a faulty process is killed with its
-//! whole process group and reaped, then started again for the next batch. After several faults in
-//! a row the adapter is given up on ("broken") and answers every later batch as unavailable.
+//! Nothing the adapter does can hang the harness or exhaust its memory: its stdin and stdout are
+//! non-blocking and waited on with poll(2) against a deadline (a request the pipe cannot take yet
+//! is kept and written while the answer is awaited), lines are capped in length, stderr keeps
+//! only its tail, and a faulty process is killed with its whole process group and reaped, then
+//! started again for the next batch. After several faults in a row the adapter is given up on
+//! ("broken") and answers every later batch as unavailable.
+//!
+//! Requests and answers go through the pipes on the thread that asks, not through reader and
+//! writer threads: a survey exchanges hundreds of thousands of messages, and handing each one
+//! from thread to thread cost more CPU in wake-ups than the messages themselves.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{ErrorKind, Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -22,7 +27,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::holders;
-use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
+use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest};
 use crate::limits::cap_text;
 use crate::signals::{self, Running};
 
@@ -97,11 +102,26 @@ impl Transcript {
     }
 }
 
-/// The process and the threads that talk to it.
+/// How much is read from stdout at a time.
+const READ_CHUNK: usize = 64 << 10;
+
+/// The process, its pipes, and the thread that keeps its stderr.
 pub(crate) struct Live {
     child: Child,
-    requests: mpsc::Sender<Vec<u8>>,
-    lines: Receiver<ReadEvent>,
+    /// `None` once a write failed: the process closed its input.
+    stdin: Option<ChildStdin>,
+    /// Request bytes the pipe could not take yet, from `written` on.
+    outgoing: Vec<u8>,
+    written: usize,
+    stdout: ChildStdout,
+    /// Where each read from stdout lands: allocated once, where growing `input` by a zeroed
+    /// [`READ_CHUNK`] for every read cost more than the answers it read.
+    chunk: Box<[u8]>,
+    /// Bytes read from stdout and not yet returned as lines; none of `input[..scanned]` is `\n`.
+    input: Vec<u8>,
+    scanned: usize,
+    /// The process closed its output (or reading it failed).
+    closed: bool,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     transcript: Option<Transcript>,
     /// Registered for the interrupt handler, which stops it if the run is interrupted.
@@ -175,28 +195,74 @@ impl Engine for AdapterProcess {
     }
 
     fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+        if self.broken.is_some() {
+            // Nothing is sent: no need to encode.
+            return self.check_encoded(id, &[], queries.len());
+        }
+        let request = encode_check(id, robots, queries);
+        self.check_encoded(id, &request, queries.len())
+    }
+
+    fn check_shared(
+        &mut self,
+        id: &str,
+        robots: &[u8],
+        queries: &[Query],
+        shared: &SharedRequest,
+    ) -> Result<Reply, Failure> {
+        if self.broken.is_some() {
+            // Nothing is sent: no need to encode.
+            return self.check_encoded(id, &[], queries.len());
+        }
+        let request = shared.get_or_encode(|| encode_check(id, robots, queries));
+        self.check_encoded(id, request, queries.len())
+    }
+
+    fn unavailable(&self) -> Option<&str> {
+        self.broken.as_deref()
+    }
+
+    /// The next batch starts a new process (`exchange` starts one when none is live).
+    fn fresh_start(&mut self) {
+        self.stop_live();
+    }
+}
+
+/// The protocol's `check` message for one batch.
+fn encode_check(id: &str, robots: &[u8], queries: &[Query]) -> Vec<u8> {
+    let request = CheckRequest {
+        r#type: "check",
+        id,
+        robots_b64: base64::engine::general_purpose::STANDARD.encode(robots),
+        queries: queries
+            .iter()
+            .map(|q| WireQuery {
+                agent: &q.agent,
+                product_token: crate::engine::product_token(&q.agent),
+                path: &q.path,
+                url: crate::local_url::full_url(&q.path),
+            })
+            .collect(),
+    };
+    serde_json::to_vec(&request).expect("plain data serializes")
+}
+
+impl AdapterProcess {
+    /// Sends one encoded `check` message of `queries` queries and reads the answer; counts
+    /// faults in a row, and gives the adapter up after too many.
+    fn check_encoded(
+        &mut self,
+        id: &str,
+        request: &[u8],
+        queries: usize,
+    ) -> Result<Reply, Failure> {
         if let Some(reason) = &self.broken {
             return Err(Failure {
                 fault: Fault::Unavailable,
                 detail: format!("adapter broken: {reason}"),
             });
         }
-        let request = CheckRequest {
-            r#type: "check",
-            id,
-            robots_b64: base64::engine::general_purpose::STANDARD.encode(robots),
-            queries: queries
-                .iter()
-                .map(|q| WireQuery {
-                    agent: &q.agent,
-                    product_token: crate::engine::product_token(&q.agent),
-                    path: &q.path,
-                    url: crate::local_url::full_url(&q.path),
-                })
-                .collect(),
-        };
-        let request = serde_json::to_vec(&request).expect("plain data serializes");
-        match self.exchange(id, &request, queries.len()) {
+        match self.exchange(id, request, queries) {
             Ok(reply) => {
                 self.consecutive_faults = 0;
                 Ok(reply)
@@ -219,17 +285,6 @@ impl Engine for AdapterProcess {
         }
     }
 
-    fn unavailable(&self) -> Option<&str> {
-        self.broken.as_deref()
-    }
-
-    /// The next batch starts a new process (`exchange` starts one when none is live).
-    fn fresh_start(&mut self) {
-        self.stop_live();
-    }
-}
-
-impl AdapterProcess {
     /// Asks the adapter to stop, and kills it if it has not within half a second.
     fn stop_live(&mut self) {
         if let Some(mut live) = self.live.take() {
@@ -317,41 +372,172 @@ impl Live {
         signals::adopt(running);
         let stderr_pipe = child.stderr.take().expect("piped");
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let (line_tx, lines) = mpsc::sync_channel(4);
-        thread::spawn(move || read_lines(stdout, line_tx));
         let tail = Arc::clone(&stderr);
         thread::spawn(move || keep_tail(stderr_pipe, tail));
-        let (requests, request_rx) = mpsc::channel();
-        thread::spawn(move || write_lines(stdin, request_rx));
-        Ok(Live {
+        let nonblocking = set_nonblocking(&stdin).and_then(|()| set_nonblocking(&stdout));
+        let live = Live {
             child,
-            requests,
-            lines,
+            stdin: Some(stdin),
+            outgoing: Vec::new(),
+            written: 0,
+            stdout,
+            chunk: vec![0; READ_CHUNK].into_boxed_slice(),
+            input: Vec::new(),
+            scanned: 0,
+            closed: false,
             stderr,
             transcript,
             running,
-        })
+        };
+        if let Err(e) = nonblocking {
+            let failure = Failure {
+                fault: Fault::Unavailable,
+                detail: format!(
+                    "cannot make the pipes of `{}` non-blocking: {e}",
+                    argv.join(" ")
+                ),
+            };
+            live.kill();
+            return Err(failure);
+        }
+        Ok(live)
     }
 
-    /// Sends one line; false when the writer has stopped (the process closed its input).
+    /// Sends one line: writes what the pipe takes now, and keeps the rest to write while an answer
+    /// is awaited. False when the process had already closed its input.
     pub(crate) fn send(&mut self, request: &[u8]) -> bool {
         if let Some(transcript) = &self.transcript {
             transcript.record(Direction::ToAdapter, request);
         }
-        self.requests.send(request.to_vec()).is_ok()
+        if self.stdin.is_none() {
+            return false;
+        }
+        if self.written == self.outgoing.len() {
+            self.outgoing.clear();
+            self.written = 0;
+        }
+        self.outgoing.extend_from_slice(request);
+        self.outgoing.push(b'\n');
+        self.write_some();
+        true
+    }
+
+    /// Writes as much of `outgoing` as the pipe takes without blocking. A failed write means the
+    /// process closed its input: what is left is dropped, and the next `send` says so.
+    fn write_some(&mut self) {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return;
+        };
+        loop {
+            if self.written == self.outgoing.len() {
+                self.outgoing.clear();
+                self.written = 0;
+                return;
+            }
+            match stdin.write(&self.outgoing[self.written..]) {
+                Ok(0) => return,
+                Ok(n) => self.written += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(_) => {
+                    self.stdin = None;
+                    self.outgoing.clear();
+                    self.written = 0;
+                    return;
+                }
+            }
+        }
     }
 
     /// The next thing read from stdout, waiting at most `timeout`; `None` when nothing came.
+    /// Requests still waiting for room in the pipe are written meanwhile.
     pub(crate) fn next_line(&mut self, timeout: Duration) -> Option<ReadEvent> {
-        let event = match self.lines.recv_timeout(timeout) {
-            Ok(event) => event,
-            Err(RecvTimeoutError::Disconnected) => ReadEvent::Closed,
-            Err(RecvTimeoutError::Timeout) => return None,
-        };
-        if let (ReadEvent::Line(line), Some(transcript)) = (&event, &self.transcript) {
-            transcript.record(Direction::FromAdapter, line);
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(event) = self.buffered() {
+                if let (ReadEvent::Line(line), Some(transcript)) = (&event, &self.transcript) {
+                    transcript.record(Direction::FromAdapter, line);
+                }
+                return Some(event);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let ready = self.wait(left);
+            if ready.output {
+                self.read_some();
+            }
+            if ready.input {
+                self.write_some();
+            }
+            if !(ready.output || ready.input) && Instant::now() >= deadline {
+                return None;
+            }
         }
-        Some(event)
+    }
+
+    /// A whole line, or the end of output, from what has been read so far.
+    fn buffered(&mut self) -> Option<ReadEvent> {
+        if let Some(at) = memchr_newline(&self.input[self.scanned..]) {
+            let end = self.scanned + at;
+            let mut line: Vec<u8> = self.input.drain(..=end).collect();
+            line.pop();
+            self.scanned = 0;
+            return Some(ReadEvent::Line(line));
+        }
+        self.scanned = self.input.len();
+        if self.input.len() > MAX_LINE {
+            return Some(ReadEvent::TooLong);
+        }
+        // A last line without its `\n` is not an answer.
+        self.closed.then_some(ReadEvent::Closed)
+    }
+
+    /// Reads what stdout holds now, at most [`READ_CHUNK`] bytes.
+    fn read_some(&mut self) {
+        let result = loop {
+            match self.stdout.read(&mut self.chunk) {
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                other => break other,
+            }
+        };
+        match result {
+            Ok(0) => self.closed = true,
+            Ok(n) => self.input.extend_from_slice(&self.chunk[..n]),
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {}
+            Err(_) => self.closed = true,
+        }
+    }
+
+    /// Waits at most `timeout` until stdout has something to read (or was closed), or stdin can
+    /// take more of a pending request.
+    fn wait(&mut self, timeout: Duration) -> Ready {
+        let pending = self.stdin.is_some() && self.written < self.outgoing.len();
+        let mut fds = [
+            libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: self.stdin.as_ref().map_or(-1, AsRawFd::as_raw_fd),
+                events: if pending { libc::POLLOUT } else { 0 },
+                revents: 0,
+            },
+        ];
+        let count: libc::nfds_t = if pending { 2 } else { 1 };
+        // Rounded up, so that a wait never ends just short of its deadline.
+        let millis = timeout.as_nanos().div_ceil(1_000_000);
+        let millis = libc::c_int::try_from(millis).unwrap_or(libc::c_int::MAX);
+        // SAFETY: poll(2) on `count` initialised pollfd structs that outlive the call.
+        let n = unsafe { libc::poll(fds.as_mut_ptr(), count, millis) };
+        if n <= 0 {
+            // Nothing ready, or interrupted by a signal: the caller looks at its deadline.
+            return Ready::default();
+        }
+        let any = libc::POLLIN | libc::POLLHUP | libc::POLLERR | libc::POLLNVAL;
+        Ready {
+            output: fds[0].revents & any != 0,
+            input: pending && fds[1].revents & (libc::POLLOUT | libc::POLLERR | libc::POLLHUP) != 0,
+        }
     }
 
     /// Sends one line and waits for one line back.
@@ -457,37 +643,6 @@ impl Fault {
     }
 }
 
-/// Reads stdout line by line into `lines`, never holding more than [`MAX_LINE`] bytes.
-fn read_lines(stdout: impl Read, lines: SyncSender<ReadEvent>) {
-    let mut reader = BufReader::with_capacity(64 << 10, stdout);
-    let mut line = Vec::new();
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok([]) | Err(_) => {
-                let _ = lines.send(ReadEvent::Closed);
-                return;
-            }
-            Ok(buffer) => buffer,
-        };
-        let (taken, complete) = match memchr_newline(buffer) {
-            Some(end) => (end + 1, true),
-            None => (buffer.len(), false),
-        };
-        line.extend_from_slice(&buffer[..taken - usize::from(complete)]);
-        reader.consume(taken);
-        if line.len() > MAX_LINE {
-            let _ = lines.send(ReadEvent::TooLong);
-            return;
-        }
-        if complete {
-            let done = std::mem::take(&mut line);
-            if lines.send(ReadEvent::Line(done)).is_err() {
-                return;
-            }
-        }
-    }
-}
-
 fn memchr_newline(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == b'\n')
 }
@@ -504,18 +659,24 @@ fn keep_tail(mut stderr: impl Read, tail: Arc<Mutex<VecDeque<u8>>>) {
     }
 }
 
-/// Writes each request as one line; ends when the channel or the pipe closes.
-fn write_lines(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>) {
-    for mut request in requests {
-        request.push(b'\n');
-        if stdin
-            .write_all(&request)
-            .and_then(|()| stdin.flush())
-            .is_err()
-        {
-            return;
-        }
+/// Which of an adapter's pipes poll(2) found ready.
+#[derive(Default)]
+struct Ready {
+    /// stdout has bytes, or was closed.
+    output: bool,
+    /// stdin takes more of a pending request (or was closed).
+    input: bool,
+}
+
+/// Sets `O_NONBLOCK` on a pipe: reads and writes then never wait, and poll(2) does the waiting.
+fn set_nonblocking(fd: &impl AsRawFd) -> std::io::Result<()> {
+    let fd = fd.as_raw_fd();
+    // SAFETY: fcntl(2) on a descriptor this process owns.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(std::io::Error::last_os_error());
     }
+    Ok(())
 }
 
 /// Checks one answer line against the protocol.

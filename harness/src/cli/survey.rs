@@ -133,13 +133,15 @@ fn written(out: &std::path::Path) -> String {
 fn print_summary(survey: &Survey) {
     for a in &survey.adapters {
         println!(
-            "{:<22} {:>6} of {:>6} files disagree ({} checks; {} open-point checks), {} errors, \
-             {} crashes, {} timeouts, {} causes",
+            "{:<22} of {:>6} files: {:>6} disagree ({} checks), {:>6} on open points ({} checks), \
+             {:>6} differ at all; {} errors, {} crashes, {} timeouts, {} causes",
             a.adapter,
-            a.disagreements.files,
             a.files,
+            a.disagreements.files,
             a.disagreements.checks,
+            a.open_points.files,
             a.open_points.checks,
+            a.differing.files,
             a.errors,
             a.crashes,
             a.timeouts,

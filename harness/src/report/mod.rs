@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use robotstxt_reference::Profile;
 
 use crate::cases::Case;
-use crate::engine::{Engine, Failure, Handshake, Query, Reply};
+use crate::engine::{Engine, Failure, Handshake, Query, Reply, SharedRequest};
 use crate::reask::reask;
 use crate::run::{self, CheckResult, Outcome, Scoring};
 use crate::swap::replace_files;
@@ -103,6 +103,20 @@ impl Engine for Recorder {
     fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
         let started = Instant::now();
         let reply = self.inner.check(id, robots, queries);
+        let mut log = self.log.lock().expect("no panics while holding the log");
+        log.push((reply.clone(), started.elapsed()));
+        reply
+    }
+
+    fn check_shared(
+        &mut self,
+        id: &str,
+        robots: &[u8],
+        queries: &[Query],
+        shared: &SharedRequest,
+    ) -> Result<Reply, Failure> {
+        let started = Instant::now();
+        let reply = self.inner.check_shared(id, robots, queries, shared);
         let mut log = self.log.lock().expect("no panics while holding the log");
         log.push((reply.clone(), started.elapsed()));
         reply

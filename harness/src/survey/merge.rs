@@ -117,6 +117,7 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
     a.checks += b.checks;
     add_counts(&mut a.disagreements, &b.disagreements);
     add_counts(&mut a.open_points, &b.open_points);
+    add_counts(&mut a.differing, &b.differing);
     add_counts(&mut a.norobots_1994, &b.norobots_1994);
     for (point, checks) in b.open_points_by_point {
         *a.open_points_by_point.entry(point).or_default() += checks;

@@ -31,7 +31,7 @@ use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, Fault, Handshake, Query, Reply};
+use crate::engine::{Engine, Fault, Handshake, Query, Reply, SharedRequest};
 use crate::run::{side_by_side, Worker};
 
 use self::cause::{Example, FileMarks};
@@ -39,7 +39,7 @@ use self::corpus::{read_corpus, CorpusFile};
 use self::probes::Probe;
 
 /// The `format` field of `survey.json`.
-pub const FORMAT: &str = "robotstxt-test survey 1";
+pub const FORMAT: &str = "robotstxt-test survey 2";
 
 /// Which part of a corpus to survey: `K/N`, the files whose content hash is `K-1` modulo `N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,11 +154,17 @@ pub struct AdapterSurvey {
     /// Files it answered with verdicts, and the checks in them.
     pub files: usize,
     pub checks: usize,
-    /// Against the reference under `compared_under`, open points set aside.
+    /// Scored disagreements: against the reference under `compared_under`, open points set
+    /// aside.
     pub disagreements: Disagreements,
-    /// Checks (and files holding them) where it differs from the reference only on a point the
-    /// profile leaves open.
+    /// Open-point disagreements: checks (and files holding them) where it differs from the
+    /// reference only on a point the profile leaves open.
     pub open_points: Disagreements,
+    /// Every difference from the reference under `compared_under`, scored or open: `checks` is
+    /// the sum of the two above, `files` the files holding either kind. Kept because a file may
+    /// hold both, so the union is not the sum, and without it the scored share reads as the
+    /// share of files that differ at all.
+    pub differing: Disagreements,
     /// Open-point checks by the point they hinge on (a check may hinge on several).
     pub open_points_by_point: BTreeMap<String, usize>,
     /// Against the reference under `norobots-1994`, every difference counted.
@@ -193,6 +199,8 @@ struct Job {
     reference: Vec<Vec<Verdict>>,
     /// Open points per profile and query, worked out once, by the first thread that needs them.
     open: Vec<Vec<OnceLock<Vec<&'static str>>>>,
+    /// The protocol message asking this file's probes, encoded once for every adapter.
+    request: SharedRequest,
 }
 
 impl Job {
@@ -221,6 +229,7 @@ impl Job {
             queries,
             reference,
             open,
+            request: SharedRequest::new(),
         }
     }
 
@@ -277,7 +286,7 @@ struct Tally<'p> {
 
 impl Worker<Job> for Tally<'_> {
     fn item(&mut self, engine: &mut dyn Engine, job: &Job) {
-        let reply = engine.check(&job.name, &job.body, &job.queries);
+        let reply = engine.check_shared(&job.name, &job.body, &job.queries, &job.request);
         let s = &mut self.survey;
         match reply {
             Ok(Reply::Verdicts(verdicts)) if verdicts.len() == job.queries.len() => {
@@ -346,6 +355,7 @@ impl Tally<'_> {
         let mut parsed = None;
         let mut signatures = Vec::new();
         let mut open_checks = 0;
+        let mut scored_checks = 0;
         for (query, (&reference, &actual)) in expected.iter().zip(verdicts).enumerate() {
             if reference == actual {
                 continue;
@@ -387,7 +397,7 @@ impl Tally<'_> {
             };
             let entry = &mut self.found[index];
             entry.checks += 1;
-            s.disagreements.checks += 1;
+            scored_checks += 1;
             if !signatures.contains(&index) {
                 entry.files += 1;
                 signatures.push(index);
@@ -400,6 +410,11 @@ impl Tally<'_> {
         if open_checks > 0 {
             s.open_points.files += 1;
             s.open_points.checks += open_checks;
+        }
+        s.disagreements.checks += scored_checks;
+        if open_checks + scored_checks > 0 {
+            s.differing.files += 1;
+            s.differing.checks += open_checks + scored_checks;
         }
         if !signatures.is_empty() {
             s.disagreements.files += 1;
@@ -468,6 +483,7 @@ pub fn survey(
                     checks: 0,
                     disagreements: Disagreements::default(),
                     open_points: Disagreements::default(),
+                    differing: Disagreements::default(),
                     open_points_by_point: BTreeMap::new(),
                     norobots_1994: Disagreements::default(),
                     errors: 0,

@@ -79,18 +79,22 @@ pub fn markdown(survey: &Survey) -> String {
     let _ = writeln!(
         out,
         "The reference answers under every profile; each adapter is compared with the reference \
-         under the profile it claims (`norobots-1994` when it claims neither). A difference whose \
-         reference verdict hinges on a point the profile leaves open is an *open point*, not a \
-         disagreement. The last columns compare every adapter with `norobots-1994`, open points \
-         included. Errors are files the parser refused; crashes, timeouts and protocol errors are \
-         files lost to faults (the adapter is restarted).\n"
+         under the profile it claims (`norobots-1994` when it claims neither). A difference is \
+         *scored* when the profile's text settles the reference verdict, and an *open point* when \
+         that verdict hinges on a point the profile leaves open: the two are counted apart, each \
+         with its share of the files answered, and *differing at all* counts the files holding \
+         either kind (a file may hold both), so the scored share is never mistaken for the share \
+         of files that differ. The last columns compare every adapter with `norobots-1994`, every \
+         difference counted. Errors are files the parser refused; crashes, timeouts and protocol \
+         errors are files lost to faults (the adapter is restarted).\n"
     );
     out.push_str(
-        "| adapter | parser | claims | compared under | files answered | files disagreeing | \
-         checks disagreeing | open-point checks | errors | crashes | timeouts | \
+        "| adapter | parser | claims | compared under | files answered | \
+         scored disagreements: files | checks | open-point disagreements: files | checks | \
+         differing at all: files | errors | crashes | timeouts | \
          vs norobots-1994: files | checks |\n",
     );
-    out.push_str("|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    out.push_str("|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
     for a in &survey.adapters {
         let h = &a.handshake;
         let mut timeouts = a.timeouts.to_string();
@@ -99,7 +103,7 @@ pub fn markdown(survey: &Survey) -> String {
         }
         let _ = writeln!(
             out,
-            "| {} | {} {} | {} | {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} {} | {} | {} | {} | {} ({}) | {} | {} ({}) | {} | {} ({}) | {} | {} | {} | {} | {} |",
             cell(&a.adapter),
             cell(&h.parser),
             cell(&h.version),
@@ -109,7 +113,11 @@ pub fn markdown(survey: &Survey) -> String {
             a.disagreements.files,
             percent(a.disagreements.files, a.files),
             a.disagreements.checks,
+            a.open_points.files,
+            percent(a.open_points.files, a.files),
             a.open_points.checks,
+            a.differing.files,
+            percent(a.differing.files, a.files),
             a.errors,
             a.crashes,
             timeouts,
@@ -161,11 +169,11 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
         a.adapter, h.parser, h.version, a.compared_under
     );
     if a.causes.is_empty() {
-        out.push_str("No disagreements.\n");
+        out.push_str("No scored disagreements.\n");
     } else {
         let _ = writeln!(
             out,
-            "{} causes in {} files; the {} most common:\n",
+            "{} causes of scored disagreements in {} files; the {} most common:\n",
             a.causes.len(),
             a.disagreements.files,
             a.causes.len().min(TOP_CAUSES)
@@ -191,7 +199,7 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
         let list: Vec<String> = points.iter().map(|(p, n)| format!("{p} {n}")).collect();
         let _ = writeln!(
             out,
-            "\nOpen points set aside ({} checks in {} files), by point: {}.",
+            "\nOpen-point disagreements, not scored ({} checks in {} files), by point: {}.",
             a.open_points.checks,
             a.open_points.files,
             list.join(", ")
