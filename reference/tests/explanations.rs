@@ -154,9 +154,7 @@ fn the_rule_sentence_is_the_last_clause() {
                 .explanation;
             let sentence = explanation.rule_sentence();
             assert!(
-                explanation
-                    .to_string()
-                    .ends_with(&format!("; {sentence}")),
+                explanation.to_string().ends_with(&format!("; {sentence}")),
                 "{profile} {body:?}: {sentence:?}"
             );
             assert!(!sentence.is_empty(), "{profile} {body:?}");
