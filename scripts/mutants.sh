@@ -4,6 +4,9 @@
 #   scripts/mutants.sh [PASS...]      PASS: verdict, explanation, open-points (default: all three)
 #   scripts/mutants.sh --report       only render reports/mutants.md from the last runs
 #
+# Environment: MUTANTS_TIMEOUT (seconds a mutant's tests may take, default 30), MUTANTS_SHARD
+# (`k/n`: test every n-th mutant of each pass, starting at the k-th, as a sample).
+#
 # Each pass mutates one part of the reference and runs only the tests meant to catch it, so the
 # report says which tests caught what:
 #
@@ -59,6 +62,14 @@ run_pass() {
                 -C --package=robotstxt-test -C --lib -C --test=fuzz) ;;
         *) echo "unknown pass: $pass (verdict, explanation, open-points)" >&2; exit 2 ;;
     esac
+    # MUTANTS_SHARD=k/n runs every n-th mutant only (round-robin over the files, so a sample of
+    # the whole pass); the report says so.
+    if [ -n "${MUTANTS_SHARD:-}" ]; then
+        args+=(--shard "$MUTANTS_SHARD" --sharding round-robin)
+        echo "$MUTANTS_SHARD" >"$out/shard"
+    else
+        rm -f "$out/shard"
+    fi
     echo "== $pass: cargo mutants ${args[*]}" >&2
     # cargo-mutants exits with 2 when a mutant is missed and 3 when one timed out; the report
     # says which. Anything else (the unmutated tree failing its tests, a bad option) stops here.

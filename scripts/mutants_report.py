@@ -149,6 +149,15 @@ def main(runs, equivalents_path):
             + [tally[kind] for kind, _ in KINDS[2:]]
         )
         sections += [f"## {name}", "", f"Mutates {what}; tests: {tests}.", ""]
+        shard = Path(runs) / name / "shard"
+        if shard.exists():
+            k, n = shard.read_text(encoding="utf-8").strip().split("/")
+            sections += [
+                f"A sample: shard {k} of {n} (every {n}th mutant, round-robin over the files),",
+                "so the counts are about 1/" + n + " of the pass's mutants.",
+                "",
+            ]
+            summary[-1][0] += f" (shard {k}/{n})"
         verdict = "every missed mutant is listed as equivalent" if not unlisted else (
             f"**{len(unlisted)} missed mutant(s) not listed as equivalent: gaps**"
         )
