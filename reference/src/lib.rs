@@ -154,3 +154,22 @@ impl<'a> Robots<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Case files and adapters name profiles by these strings; a typo is refused with the list.
+    #[test]
+    fn profile_names_round_trip_and_unknown_ones_are_refused() {
+        for &profile in Profile::ALL {
+            assert_eq!(profile.name().parse::<Profile>(), Ok(profile));
+            assert_eq!(profile.to_string(), profile.name());
+        }
+        let error = "rfc-9309".parse::<Profile>().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "unknown profile `rfc-9309` (known: norobots-1994, rfc9309)"
+        );
+    }
+}

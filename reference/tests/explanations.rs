@@ -101,6 +101,30 @@ const SNAPSHOTS: &[(&str, &str, &str, &str, &str)] = &[
         r"disallowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; Disallow `/` (line 2) is a prefix of the path",
         r"allowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; /robots.txt is implicitly allowed",
     ),
+    // star-combined: two `*` groups, combined under rfc9309; the first `*` record under 1994
+    (
+        "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n",
+        "FooBot",
+        "/b",
+        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 1 rule line(s) matches the path",
+        r"disallowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-2 (User-agent `*`, line 1) and group at lines 4-5 (User-agent `*`, line 4) apply (combined) because nothing else names the robot; Disallow `/b` (line 5) is the longest match (2 octets)",
+    ),
+    // tie-allow-first: the tie is found when the disallow rule comes second
+    (
+        "User-agent: *\nAllow: /a\nDisallow: /a\n",
+        "FooBot",
+        "/a",
+        r"disallowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-3 (User-agent `*`, line 1) applies because nothing else names the robot; Disallow `/a` (line 3) is a prefix of the path",
+        r"allowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-3 (User-agent `*`, line 1) applies because nothing else names the robot; Allow `/a` (line 2) ties with a disallow rule at 2 octets, and allow wins a tie",
+    ),
+    // name-as-given: the agent is already the name, so it is not repeated
+    (
+        "User-agent: foobot\nDisallow: /\n",
+        "foobot",
+        "/a",
+        r"disallowed: norobots-1994: robot name `foobot`; record at lines 1-2 (User-agent `foobot`, line 1) names the robot; Disallow `/` (line 2) is a prefix of the path",
+        r"disallowed: rfc9309: robot name `foobot`; group at lines 1-2 (User-agent `foobot`, line 1) names the robot; Disallow `/` (line 2) is the longest match (1 octets)",
+    ),
 ];
 
 #[test]
@@ -116,5 +140,24 @@ fn explanations_say_what_decided() {
             new,
             "{body:?}"
         );
+    }
+}
+
+/// `rule_sentence` is the explanation's last clause on its own (the harness prints it beside the
+/// rule line): the same words, never empty.
+#[test]
+fn the_rule_sentence_is_the_last_clause() {
+    for &(body, agent, path, _, _) in SNAPSHOTS {
+        for &profile in Profile::ALL {
+            let explanation = Robots::parse(profile, body.as_bytes())
+                .decide(agent, path)
+                .explanation;
+            let sentence = explanation.rule_sentence();
+            assert!(
+                explanation.to_string().ends_with(&format!("; {sentence}")),
+                "{profile} {body:?}: {sentence:?}"
+            );
+            assert!(!sentence.is_empty(), "{profile} {body:?}");
+        }
     }
 }

@@ -23,6 +23,23 @@ const EXAMPLE_5_1: &str = "User-Agent: *\nDisallow: *.gif$\nDisallow: /example/\
                            User-Agent: barbot\nUser-Agent: bazbot\n\
                            Disallow: /example/page.html\n\nUser-Agent: quxbot\n\n";
 
+/// `groups()` is what the open points read instead of grouping lines again: each group by the
+/// line numbers of its user-agent lines and rules, the last one (quxbot) without rules.
+#[test]
+fn groups_by_line_numbers() {
+    let robots = Robots::parse(EXAMPLE_5_1.as_bytes());
+    let groups: Vec<(Vec<u32>, Vec<u32>)> = robots.groups().map(|g| (g.agents, g.rules)).collect();
+    assert_eq!(
+        groups,
+        vec![
+            (vec![1], vec![2, 3, 4]),
+            (vec![6], vec![7, 8, 9]),
+            (vec![11, 12], vec![13]),
+            (vec![15], vec![]),
+        ]
+    );
+}
+
 #[test]
 fn example_5_1() {
     let b = EXAMPLE_5_1;
