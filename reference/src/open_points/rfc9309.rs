@@ -259,6 +259,26 @@ fn hex(digit: u8) -> u8 {
     }
 }
 
+/// `bytes` with the `%XX` triplets that start inside `part` and encode a `decode` octet replaced
+/// by that octet.
+fn decode_in(bytes: &[u8], part: std::ops::Range<usize>, decode: impl Fn(u8) -> bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match triplet_at(bytes, i) {
+            Some(octet) if part.contains(&i) && decode(octet) => {
+                out.push(octet);
+                i += 3;
+            }
+            _ => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
 /// Where the query starts: the first literal `?`, or the end.
 fn query_start(bytes: &[u8]) -> usize {
     bytes.iter().position(|&b| b == b'?').unwrap_or(bytes.len())
@@ -331,19 +351,7 @@ fn percent_encoding(layout: &Layout, rules: &[usize], found: &mut Found) {
             .any(|&(_, o)| o == b'?')
     }) {
         edits.push(both_sides(rules, |v| {
-            let query = query_start(v);
-            let mut out = Vec::with_capacity(v.len());
-            let mut i = 0;
-            while i < v.len() {
-                if i < query && triplet_at(v, i) == Some(b'?') {
-                    out.push(b'?');
-                    i += 3;
-                } else {
-                    out.push(v[i]);
-                    i += 1;
-                }
-            }
-            out
+            decode_in(v, 0..query_start(v), |o| o == b'?')
         }));
     }
     let sub_delim = |b: u8| b"!&'()+,;=".contains(&b);
@@ -354,22 +362,7 @@ fn percent_encoding(layout: &Layout, rules: &[usize], found: &mut Found) {
     }) {
         // The query's sub-delimiters compared equal to their encodings (`a=b` and `a%3Db`).
         edits.push(both_sides(rules, |v| {
-            let query = query_start(v);
-            let mut out = v[..query].to_vec();
-            let mut i = query;
-            while i < v.len() {
-                match triplet_at(v, i) {
-                    Some(o) if b"!&'()+,;=".contains(&o) => {
-                        out.push(o);
-                        i += 3;
-                    }
-                    _ => {
-                        out.push(v[i]);
-                        i += 1;
-                    }
-                }
-            }
-            out
+            decode_in(v, query_start(v)..v.len(), |o| b"!&'()+,;=".contains(&o))
         }));
     }
     let query_data = |b: u8| b"?@[]".contains(&b);
