@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 # are the explanation pass's, whatever file they are in. Matched against cargo-mutants' names.
 explain_re='^reference/src/explain\.rs:'
 explain_re+='|(replace|in) Robots<.a>::(decide|records|groups|disallows_outside)\b'
-explain_re+='|(replace|in) lossy\b|(replace|in) decode_every_triplet\b'
+explain_re+='|(replace|in) lossy\b'
 explain_re+='|Profile::group_words|<impl fmt::Display for (Profile|UnknownProfile)>'
 explain_re+='|<impl FromStr for Profile>'
 # Inside `best_rule`, the `tie` flag says only how the explanation words the choice (allow won a

@@ -8,17 +8,74 @@
 //! profile splits them; [`Layout::lines_read`] gives them back to the profiles as numbered lines,
 //! so that line index `i` here is line number `i + 1` in their structure.
 
+use std::rc::Rc;
+
 pub(super) use crate::lines::BOM;
 use crate::lines::{classify, raw_lines, Line, LineKind};
 
 /// A rewrite of the whole rendered body.
 pub(super) type BodyRewrite = fn(Vec<u8>) -> Vec<u8>;
 
-/// One line: its text and the terminator that ended it (empty for a last line without one).
+/// One line: its text, the terminator that ended it (empty for a last line without one), and
+/// its kind.
+///
+/// The analysis clones a layout for every reading it tries, often thousands of times for a long
+/// body, and a reading edits only a few lines; every reading then asks each line's kind many
+/// times over. So the text is shared, and the kind is worked out once per text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct RawLine {
-    pub text: Vec<u8>,
+    text: Rc<[u8]>,
     pub end: &'static [u8],
+    shape: Shape,
+}
+
+/// A [`LineKind`] as offsets into its line's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Blank,
+    CommentOnly,
+    Field {
+        name: (usize, usize),
+        value: (usize, usize),
+    },
+    NoColon((usize, usize)),
+}
+
+impl RawLine {
+    fn new(text: Rc<[u8]>, end: &'static [u8]) -> RawLine {
+        let within = |part: &[u8]| {
+            let start = part.as_ptr() as usize - text.as_ptr() as usize;
+            (start, start + part.len())
+        };
+        let shape = match classify(&text) {
+            LineKind::Blank => Shape::Blank,
+            LineKind::CommentOnly => Shape::CommentOnly,
+            LineKind::Field { name, value } => Shape::Field {
+                name: within(name),
+                value: within(value),
+            },
+            LineKind::NoColon(content) => Shape::NoColon(within(content)),
+        };
+        RawLine { text, end, shape }
+    }
+
+    pub fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// The line's kind as the shared line layer sees it: [`classify`] of its text.
+    pub fn kind(&self) -> LineKind<'_> {
+        let part = |(start, end): (usize, usize)| &self.text[start..end];
+        match self.shape {
+            Shape::Blank => LineKind::Blank,
+            Shape::CommentOnly => LineKind::CommentOnly,
+            Shape::Field { name, value } => LineKind::Field {
+                name: part(name),
+                value: part(value),
+            },
+            Shape::NoColon(content) => LineKind::NoColon(part(content)),
+        }
+    }
 }
 
 /// A body and a query, ready to be edited and rendered again.
@@ -38,10 +95,7 @@ impl Layout {
             None => (false, body),
         };
         let lines = raw_lines(rest)
-            .map(|line| RawLine {
-                text: line.text.to_vec(),
-                end: line.terminator,
-            })
+            .map(|line| RawLine::new(line.text.into(), line.terminator))
             .collect();
         Layout {
             bom,
@@ -72,18 +126,26 @@ impl Layout {
     pub fn lines_read(&self) -> impl Iterator<Item = Line<'_>> {
         self.lines.iter().zip(1..).map(|(line, number)| Line {
             number,
-            kind: classify(&line.text),
+            kind: line.kind(),
         })
     }
 
     /// The line's kind as the shared line layer sees it.
     pub fn kind(&self, index: usize) -> LineKind<'_> {
-        classify(&self.lines[index].text)
+        self.lines[index].kind()
     }
 
     /// Replaces a line's text. Its terminator stays.
-    pub fn set(&mut self, index: usize, text: impl Into<Vec<u8>>) {
-        self.lines[index].text = text.into();
+    pub fn set(&mut self, index: usize, text: impl Into<Rc<[u8]>>) {
+        let line = &mut self.lines[index];
+        *line = RawLine::new(text.into(), line.end);
+    }
+
+    /// Puts `byte` in front of a line's text.
+    pub fn prefix(&mut self, index: usize, byte: u8) {
+        let mut text = vec![byte];
+        text.extend_from_slice(&self.lines[index].text);
+        self.set(index, text);
     }
 
     /// Replaces the value of a field line, keeping its name: `name: value`.
@@ -107,7 +169,10 @@ impl Layout {
 
 /// The value of line `i`: empty when it is not a field line.
 pub(super) fn value(layout: &Layout, i: usize) -> &[u8] {
-    field(&layout.lines[i].text).map_or(&[], |(_, v)| v)
+    match layout.kind(i) {
+        LineKind::Field { value, .. } => value,
+        _ => &[],
+    }
 }
 
 /// Field name and value of a field line, if it is one.

@@ -172,7 +172,7 @@ const MAX_COMBINATIONS: usize = 64;
 pub fn open_points(profile: Profile, body: &[u8], agent: &str, path: &str) -> Vec<OpenPoint> {
     let original = Layout::new(body, agent, path);
     let settled = Robots::parse(profile, body).is_allowed(agent, path);
-    let mut points = depends(profile, &original, settled, 1);
+    let mut points = depends(profile, &original, settled, 1, Wanted::Every);
     points.sort();
     points.dedup();
     points
@@ -191,11 +191,34 @@ fn find(profile: Profile, layout: &Layout) -> Found {
     found
 }
 
+/// How much of an answer [`depends`] must give.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    /// Every point the verdict depends on.
+    Every,
+    /// Whether there is any: the search stops at the first one found.
+    Any,
+}
+
 /// The points on which the verdict for `layout` can differ from `settled`. A reading that keeps
 /// the verdict but leads to another open point (a kept byte-order mark leaving a Disallow line
 /// outside any record) counts too, `depth` readings deep.
-fn depends(profile: Profile, original: &Layout, settled: bool, depth: usize) -> Vec<OpenPoint> {
+///
+/// With [`Wanted::Any`], at most one point is returned: what the chained readings ask, and the
+/// most costly part of the analysis on a long body, since every reading is tried again there.
+fn depends(
+    profile: Profile,
+    original: &Layout,
+    settled: bool,
+    depth: usize,
+    wanted: Wanted,
+) -> Vec<OpenPoint> {
     let found = find(profile, original);
+    let enough = |points: &[OpenPoint]| wanted == Wanted::Any && !points.is_empty();
+    if enough(&found.present) {
+        return found.present;
+    }
+    let original_body = original.render();
     let changes = |layout: &Layout| {
         let body = layout.render();
         Robots::parse(profile, &body).is_allowed(&layout.agent, &layout.path) != settled
@@ -203,8 +226,8 @@ fn depends(profile: Profile, original: &Layout, settled: bool, depth: usize) -> 
             // matched as the text says.
             || (depth > 0
                 && layout.agent == original.agent
-                && (layout.path != original.path || body != original.render())
-                && !depends(profile, layout, settled, depth - 1).is_empty())
+                && (layout.path != original.path || body != original_body)
+                && !depends(profile, layout, settled, depth - 1, Wanted::Any).is_empty())
     };
     let mut points = found.present;
     let readings = found.readings;
@@ -216,6 +239,9 @@ fn depends(profile: Profile, original: &Layout, settled: bool, depth: usize) -> 
             changes(&layout)
         }) {
             points.push(*point);
+            if enough(&points) {
+                return points;
+            }
         }
     }
     // Combinations of the points not yet reported: readings can interact.
@@ -242,6 +268,9 @@ fn depends(profile: Profile, original: &Layout, settled: bool, depth: usize) -> 
                     }
                     if used.len() >= 2 && changes(&layout) {
                         points.extend(used);
+                        if enough(&points) {
+                            return points;
+                        }
                     }
                 }
             }
@@ -265,18 +294,22 @@ fn shared(layout: &Layout, found: &mut Found) {
             OpenPoint::ByteOrderMark,
             vec![Box::new(|l: &mut Layout| {
                 l.bom = false;
-                if let Some(first) = l.lines.first_mut() {
-                    first.text.insert(0, b'x');
+                if !l.lines.is_empty() {
+                    l.prefix(0, b'x');
                 }
             })],
         );
     }
-    if layout.lines.iter().any(|l| contains(&l.text, layout::BOM)) {
+    if layout.lines.iter().any(|l| contains(l.text(), layout::BOM)) {
         found.reading(
             OpenPoint::ByteOrderMark,
             vec![Box::new(|l: &mut Layout| {
-                for line in &mut l.lines {
-                    line.text = replace(&line.text, layout::BOM, b"");
+                for i in 0..l.lines.len() {
+                    let text = l.lines[i].text();
+                    if contains(text, layout::BOM) {
+                        let text = replace(text, layout::BOM, b"");
+                        l.set(i, text);
+                    }
                 }
             })],
         );
@@ -310,7 +343,7 @@ fn shared(layout: &Layout, found: &mut Found) {
     // White space other than SP/HT at the edge of a field name or value, or making up a line.
     let odd: Vec<usize> = (0..layout.lines.len())
         .filter(|&i| {
-            let text = &layout.lines[i].text;
+            let text = layout.lines[i].text();
             match layout::field(text) {
                 Some((name, value)) => {
                     layout::has_other_space_edge(name) || layout::has_other_space_edge(value)
@@ -326,7 +359,7 @@ fn shared(layout: &Layout, found: &mut Found) {
             OpenPoint::OtherWhiteSpace,
             vec![Box::new(move |l: &mut Layout| {
                 for &i in &odd {
-                    match layout::field(&l.lines[i].text) {
+                    match layout::field(l.lines[i].text()) {
                         Some((name, value)) => {
                             let mut text = layout::trim_any_space(name).to_vec();
                             text.extend_from_slice(b": ");

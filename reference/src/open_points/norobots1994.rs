@@ -1,5 +1,7 @@
 //! The 1994 text's open points (the choices table of `reference/README.md`), as readings.
 
+use std::rc::Rc;
+
 use super::layout::{value, Layout};
 use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
 use crate::lines::{contains_ci, field_is, is_space, LineKind};
@@ -163,7 +165,7 @@ fn loose_syntax(layout: &Layout, found: &mut Found) {
     let mut loose = Vec::new();
     let mut blank = Vec::new();
     for (i, line) in layout.lines.iter().enumerate() {
-        let text = &line.text;
+        let text = line.text();
         let leading = text.first().is_some_and(|&b| is_space(b));
         match layout.kind(i) {
             LineKind::Blank if !text.is_empty() => blank.push(i),
@@ -184,7 +186,7 @@ fn loose_syntax(layout: &Layout, found: &mut Found) {
             OpenPoint::LooseFieldSyntax,
             vec![Box::new(move |l: &mut Layout| {
                 for &i in &loose {
-                    l.lines[i].text.insert(0, b'x');
+                    l.prefix(i, b'x');
                 }
             })],
         );
@@ -273,10 +275,10 @@ fn records_points(layout: &Layout, found: &mut Found, name: &[u8]) {
                     for block in &joined {
                         let (agents, others): (Vec<usize>, Vec<usize>) =
                             block.clone().partition(|&i| is_agent(l, i));
-                        let texts: Vec<Vec<u8>> = agents
+                        let texts: Vec<Rc<[u8]>> = agents
                             .iter()
                             .chain(&others)
-                            .map(|&i| l.lines[i].text.clone())
+                            .map(|&i| Rc::from(l.lines[i].text()))
                             .collect();
                         for (i, text) in block.clone().zip(texts) {
                             l.set(i, text);

@@ -4,7 +4,7 @@ use super::layout::{value, Layout};
 use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
 use crate::lines::{contains_ci, field_is, LineKind};
 use crate::rfc9309::{
-    decode_every_triplet, is_token_byte, matches, normalize_rule, normalize_uri, product_token,
+    is_token_byte, matches, normalize_rule, normalize_uri, product_token, push_encoded, triplet,
     GroupLines, Robots,
 };
 
@@ -66,7 +66,7 @@ pub(super) fn find(layout: &Layout, found: &mut Found) {
     let body_len: usize = layout
         .lines
         .iter()
-        .map(|l| l.text.len() + l.end.len())
+        .map(|l| l.text().len() + l.end.len())
         .sum();
     if body_len > PARSING_LIMIT {
         // A crawler may stop reading anywhere past 500 KiB; the earliest place it may stop is
@@ -239,24 +239,27 @@ const AS_WRITTEN: u8 = 0x01;
 /// and `$` (Figure 6 settles them), nor `?` and `#`, which would move where the query or a
 /// comment starts.
 fn equal_when_encoded(b: u8) -> bool {
-    b":/[]@!&'()+,;=".contains(&b)
+    matches!(
+        b,
+        b':' | b'/'
+            | b'['
+            | b']'
+            | b'@'
+            | b'!'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'+'
+            | b','
+            | b';'
+            | b'='
+    )
 }
 
 /// The octet a `%XX` at `i` encodes, if one starts there.
 fn triplet_at(bytes: &[u8], i: usize) -> Option<u8> {
-    match bytes.get(i..i + 3) {
-        Some([b'%', hi, lo]) if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
-            Some(hex(*hi) << 4 | hex(*lo))
-        }
-        _ => None,
-    }
-}
-
-fn hex(digit: u8) -> u8 {
-    match digit {
-        b'0'..=b'9' => digit - b'0',
-        _ => (digit | 0x20) - b'a' + 10,
-    }
+    triplet(&bytes[i..])
 }
 
 /// `bytes` with the `%XX` triplets that start inside `part` and encode a `decode` octet replaced
@@ -288,10 +291,10 @@ fn query_start(bytes: &[u8]) -> usize {
 /// query as it was.
 fn encode_in_path(bytes: &[u8], encode: impl Fn(u8) -> bool) -> Vec<u8> {
     let query = query_start(bytes);
-    let mut out = Vec::with_capacity(bytes.len());
+    let mut out = Vec::with_capacity(bytes.len() + 32);
     for &b in &bytes[..query] {
         if encode(b) {
-            out.extend_from_slice(format!("%{b:02X}").as_bytes());
+            push_encoded(&mut out, b);
         } else {
             out.push(b);
         }
@@ -303,7 +306,12 @@ fn encode_in_path(bytes: &[u8], encode: impl Fn(u8) -> bool) -> Vec<u8> {
 /// ASCII octets RFC 3986 has no place for in a URI (controls, space, `"`, `<`, `>`, `\`, `^`,
 /// `` ` ``, `{`, `|`, `}`, DEL): the reference encodes them on both sides.
 fn outside_uri(b: u8) -> bool {
-    b.is_ascii() && (b.is_ascii_control() || b" \"<>\\^`{|}".contains(&b)) && b != AS_WRITTEN
+    (b.is_ascii_control()
+        || matches!(
+            b,
+            b' ' | b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+        ))
+        && b != AS_WRITTEN
 }
 
 /// The same edit of the path and of every rule's value.
@@ -312,8 +320,19 @@ fn both_sides(rules: &[usize], edit: fn(&[u8]) -> Vec<u8>) -> Edit {
     Box::new(move |l: &mut Layout| {
         l.path = String::from_utf8_lossy(&edit(l.path.as_bytes())).into_owned();
         for &i in &rules {
-            let v = edit(value(l, i));
-            l.set_value(i, &v);
+            // `value` and `set_value` in one reading of the line: this runs for every rule of a
+            // long body, for every reading tried.
+            let LineKind::Field { name, value: old } = l.kind(i) else {
+                continue;
+            };
+            let new = edit(old);
+            if new != old {
+                let mut text = Vec::with_capacity(name.len() + 2 + new.len());
+                text.extend_from_slice(name);
+                text.extend_from_slice(b": ");
+                text.extend_from_slice(&new);
+                l.set(i, text);
+            }
         }
     })
 }
@@ -513,7 +532,7 @@ fn match_length_is_open(layout: &Layout, uri: &[u8]) -> bool {
     [
         verdict(&|written, _| written.len()),
         verdict(&|_, normal| normal.iter().filter(|b| !special(b)).count()),
-        verdict(&|_, normal| decode_every_triplet(normal).len()),
+        verdict(&|_, normal| decode_in(normal, 0..normal.len(), |_| true).len()),
     ]
     .into_iter()
     .any(|other| other != reference)
@@ -540,4 +559,35 @@ fn applicable_rules(layout: &Layout) -> Vec<usize> {
         .into_iter()
         .flat_map(|g| g.rules.iter().map(|&n| n as usize - 1))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn triplets_are_decoded_only_where_asked() {
+        let path = b"/a%2fb%7E%C3%A9%zz%4?q=%3D";
+        assert_eq!(
+            decode_in(path, 0..path.len(), |_| true),
+            b"/a/b~\xC3\xA9%zz%4?q=="
+        );
+        let query = query_start(path);
+        assert_eq!(
+            decode_in(path, query..path.len(), |o| o == b'='),
+            b"/a%2fb%7E%C3%A9%zz%4?q=="
+        );
+        assert_eq!(
+            decode_in(path, 0..query, |o| o == b'/'),
+            b"/a/b%7E%C3%A9%zz%4?q=%3D"
+        );
+    }
+
+    #[test]
+    fn reserved_characters_are_encoded_in_the_path_alone() {
+        assert_eq!(
+            encode_in_path(b"/a:b?c:d", equal_when_encoded),
+            b"%2Fa%3Ab?c:d"
+        );
+    }
 }

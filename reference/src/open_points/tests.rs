@@ -161,3 +161,29 @@ fn values_that_are_not_paths_are_open_when_a_reading_changes_the_verdict() {
     assert!(!open94(url, "FooBot", "/b").contains(&"value-not-a-path"));
     assert!(!open(Profile::Rfc9309, url, "FooBot", "/b").contains(&"pattern-not-a-path"));
 }
+
+#[test]
+fn a_point_present_does_not_hide_the_readings_that_change_the_verdict() {
+    // `FooBot/1.0` is not a product token (reported as present), and the encoded `/` is a
+    // reading that changes the verdict: both are reported.
+    let body = "User-agent: FooBot\nDisallow: /a%2Fb\n";
+    assert_eq!(
+        open(Profile::Rfc9309, body, "FooBot/1.0", "/a/b"),
+        ["product-token", "percent-encoding"]
+    );
+}
+
+#[test]
+fn a_byte_order_mark_inside_a_line_is_read_away_from_that_line_alone() {
+    // Kept, the mark is part of the rule, which then matches no path `/a...`; dropped, the
+    // rule is `/a`.
+    let body = "User-agent: *\nDisallow: /\u{feff}a\n";
+    assert_eq!(
+        open(Profile::Rfc9309, body, "FooBot", "/a"),
+        ["byte-order-mark"]
+    );
+    assert_eq!(
+        replace(b"a\xEF\xBB\xBFb\xEF\xBB\xBF", layout::BOM, b""),
+        b"ab"
+    );
+}

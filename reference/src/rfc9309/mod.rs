@@ -23,8 +23,8 @@ use std::ops::Range;
 
 pub use groups::{is_token_byte, product_token};
 pub use pattern::matches;
-pub(crate) use percent::decode_every_triplet;
 pub use percent::{normalize_rule, normalize_uri};
+pub(crate) use percent::{push_encoded, triplet};
 
 use self::groups::Names;
 use crate::explain::{
