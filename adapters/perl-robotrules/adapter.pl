@@ -9,7 +9,10 @@ use WWW::RobotRules;
 binmode STDIN;
 binmode STDOUT;
 $| = 1;
-my $json = JSON::PP->new->utf8->canonical;
+# JSON::XS (Debian's libjson-xs-perl) when it is there: it decodes the queries several times
+# faster than the pure-Perl JSON::PP, which comes with Perl and is used otherwise. Both give the
+# same data and write the same text.
+my $json = (eval { require JSON::XS; 1 } ? 'JSON::XS' : 'JSON::PP')->new->utf8->canonical;
 my $robots_url = 'http://example.com/robots.txt';
 
 sub check {
