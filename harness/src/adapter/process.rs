@@ -195,12 +195,7 @@ impl Engine for AdapterProcess {
     }
 
     fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
-        if self.broken.is_some() {
-            // Nothing is sent: no need to encode.
-            return self.check_encoded(id, &[], queries.len());
-        }
-        let request = encode_check(id, robots, queries);
-        self.check_encoded(id, &request, queries.len())
+        self.check_shared(id, robots, queries, &SharedRequest::new())
     }
 
     fn check_shared(

@@ -169,15 +169,12 @@ impl Layout {
 
 /// The value of line `i`: empty when it is not a field line.
 pub(super) fn value(layout: &Layout, i: usize) -> &[u8] {
-    match layout.kind(i) {
-        LineKind::Field { value, .. } => value,
-        _ => &[],
-    }
+    field(layout, i).map_or(&[], |(_, value)| value)
 }
 
-/// Field name and value of a field line, if it is one.
-pub(super) fn field(text: &[u8]) -> Option<(&[u8], &[u8])> {
-    match classify(text) {
+/// Field name and value of line `i`, if it is a field line.
+pub(super) fn field(layout: &Layout, i: usize) -> Option<(&[u8], &[u8])> {
+    match layout.kind(i) {
         LineKind::Field { name, value } => Some((name, value)),
         _ => None,
     }

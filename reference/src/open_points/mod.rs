@@ -344,7 +344,7 @@ fn shared(layout: &Layout, found: &mut Found) {
     let odd: Vec<usize> = (0..layout.lines.len())
         .filter(|&i| {
             let text = layout.lines[i].text();
-            match layout::field(text) {
+            match layout::field(layout, i) {
                 Some((name, value)) => {
                     layout::has_other_space_edge(name) || layout::has_other_space_edge(value)
                 }
@@ -359,7 +359,7 @@ fn shared(layout: &Layout, found: &mut Found) {
             OpenPoint::OtherWhiteSpace,
             vec![Box::new(move |l: &mut Layout| {
                 for &i in &odd {
-                    match layout::field(l.lines[i].text()) {
+                    match layout::field(l, i) {
                         Some((name, value)) => {
                             let mut text = layout::trim_any_space(name).to_vec();
                             text.extend_from_slice(b": ");

@@ -1,6 +1,6 @@
 //! RFC 9309's open points: its MAYs, and the "Choice:" marks of the `rfc9309` module.
 
-use super::layout::{value, Layout};
+use super::layout::{field, value, Layout};
 use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
 use crate::lines::{contains_ci, field_is, LineKind};
 use crate::rfc9309::{
@@ -322,7 +322,7 @@ fn both_sides(rules: &[usize], edit: fn(&[u8]) -> Vec<u8>) -> Edit {
         for &i in &rules {
             // `value` and `set_value` in one reading of the line: this runs for every rule of a
             // long body, for every reading tried.
-            let LineKind::Field { name, value: old } = l.kind(i) else {
+            let Some((name, old)) = field(l, i) else {
                 continue;
             };
             let new = edit(old);
@@ -348,48 +348,30 @@ fn both_sides(rules: &[usize], edit: fn(&[u8]) -> Vec<u8>) -> Edit {
 /// - a `%` that starts no triplet compared as written, not as `%25`;
 /// - the ASCII octets a URI has no place for (space, `|`, ...) compared as written.
 fn percent_encoding(layout: &Layout, rules: &[usize], found: &mut Found) {
-    let sides: Vec<&[u8]> = std::iter::once(layout.path.as_bytes())
+    let sides: Vec<Side> = std::iter::once(layout.path.as_bytes())
         .chain(rules.iter().map(|&i| value(layout, i)))
+        .map(Side::of)
         .collect();
-    let any = |test: &dyn Fn(&[u8]) -> bool| sides.iter().any(|v| test(v));
-    let triplets = |v: &[u8]| -> Vec<(usize, u8)> {
-        (0..v.len())
-            .filter_map(|i| triplet_at(v, i).map(|o| (i, o)))
-            .collect()
-    };
+    let any = |test: &dyn Fn(&Side) -> bool| sides.iter().any(test);
     let mut edits: Vec<Edit> = Vec::new();
-    if any(&|v| {
-        let path = &v[..query_start(v)];
-        triplets(path).iter().any(|&(_, o)| equal_when_encoded(o))
-    }) {
+    if any(&|s| s.in_path(equal_when_encoded)) {
         edits.push(both_sides(rules, |v| encode_in_path(v, equal_when_encoded)));
     }
-    if any(&|v| {
-        triplets(&v[..query_start(v)])
-            .iter()
-            .any(|&(_, o)| o == b'?')
-    }) {
+    if any(&|s| s.in_path(|o| o == b'?')) {
         edits.push(both_sides(rules, |v| {
             decode_in(v, 0..query_start(v), |o| o == b'?')
         }));
     }
-    let sub_delim = |b: u8| b"!&'()+,;=".contains(&b);
-    if any(&|v| {
-        triplets(&v[query_start(v)..])
-            .iter()
-            .any(|&(_, o)| sub_delim(o))
-    }) {
+    if any(&|s| s.in_query(is_sub_delim)) {
         // The query's sub-delimiters compared equal to their encodings (`a=b` and `a%3Db`).
         edits.push(both_sides(rules, |v| {
-            decode_in(v, query_start(v)..v.len(), |o| b"!&'()+,;=".contains(&o))
+            decode_in(v, query_start(v)..v.len(), is_sub_delim)
         }));
     }
     let query_data = |b: u8| b"?@[]".contains(&b);
-    if any(&|v| {
-        let query = query_start(v);
-        query < v.len()
-            && (v[query + 1..].iter().any(|&b| query_data(b))
-                || triplets(&v[query..]).iter().any(|&(_, o)| query_data(o)))
+    if any(&|s| {
+        s.query < s.bytes.len()
+            && (s.bytes[s.query + 1..].iter().any(|&b| query_data(b)) || s.in_query(query_data))
     }) {
         // With no literal `?` left, nothing is a query: every side compares as written, after
         // the query's `:` and `/` take the encoded form Figure 4 gives them.
@@ -407,10 +389,10 @@ fn percent_encoding(layout: &Layout, rules: &[usize], found: &mut Found) {
             out
         }));
     }
-    if any(&|v| {
-        triplets(v)
-            .iter()
-            .any(|&(i, o)| !is_unreserved(o) && v[i + 1..i + 3].iter().any(u8::is_ascii_lowercase))
+    if any(&|s| {
+        s.triplets.iter().any(|&(i, o)| {
+            !is_unreserved(o) && s.bytes[i + 1..i + 3].iter().any(u8::is_ascii_lowercase)
+        })
     }) {
         // A kept triplet written in lowercase (`%c3`) made to differ from its uppercase form.
         edits.push(both_sides(rules, |v| {
@@ -427,7 +409,7 @@ fn percent_encoding(layout: &Layout, rules: &[usize], found: &mut Found) {
         }));
     }
     let stray = |v: &[u8], i: usize| v[i] == b'%' && triplet_at(v, i).is_none();
-    if any(&|v| (0..v.len()).any(|i| stray(v, i))) {
+    if any(&|s| (0..s.bytes.len()).any(|i| stray(s.bytes, i))) {
         edits.push(both_sides(rules, |v| {
             let mut out = Vec::with_capacity(v.len());
             for (i, &b) in v.iter().enumerate() {
@@ -439,7 +421,7 @@ fn percent_encoding(layout: &Layout, rules: &[usize], found: &mut Found) {
             out
         }));
     }
-    if any(&|v| v.iter().copied().any(outside_uri)) {
+    if any(&|s| s.bytes.iter().copied().any(outside_uri)) {
         edits.push(both_sides(rules, |v| {
             let mut out = Vec::with_capacity(v.len());
             for &b in v {
@@ -452,6 +434,46 @@ fn percent_encoding(layout: &Layout, rules: &[usize], found: &mut Found) {
         }));
     }
     found.reading(OpenPoint::PercentEncoding, edits);
+}
+
+/// One side the percent-encoding readings look at (the path, or a rule's value): where its
+/// query starts, and its `%XX` triplets with their offsets, found once for every reading.
+struct Side<'a> {
+    bytes: &'a [u8],
+    query: usize,
+    triplets: Vec<(usize, u8)>,
+}
+
+impl Side<'_> {
+    fn of(bytes: &[u8]) -> Side<'_> {
+        let triplets = (0..bytes.len())
+            .filter_map(|i| triplet_at(bytes, i).map(|o| (i, o)))
+            .collect();
+        Side {
+            bytes,
+            query: query_start(bytes),
+            triplets,
+        }
+    }
+
+    /// Whether a triplet before the query encodes an `octet`.
+    fn in_path(&self, octet: impl Fn(u8) -> bool) -> bool {
+        self.triplets
+            .iter()
+            .any(|&(i, o)| i < self.query && octet(o))
+    }
+
+    /// Whether a triplet in the query encodes an `octet`.
+    fn in_query(&self, octet: impl Fn(u8) -> bool) -> bool {
+        self.triplets
+            .iter()
+            .any(|&(i, o)| i >= self.query && octet(o))
+    }
+}
+
+/// RFC 3986 §2.2's sub-delimiters but `$` and `*` (Figure 6 settles them).
+fn is_sub_delim(b: u8) -> bool {
+    b"!&'()+,;=".contains(&b)
 }
 
 /// RFC 3986 §2.3's unreserved characters.
