@@ -187,3 +187,11 @@ fn a_byte_order_mark_inside_a_line_is_read_away_from_that_line_alone() {
         b"ab"
     );
 }
+
+#[test]
+fn an_encoded_hash_in_the_query_is_no_sub_delimiter() {
+    // Only the query's sub-delimiters have another reading; `%23` stays `#` as written, which
+    // settles `/p?x` against `/p?x%23` (decoded, it would start a comment).
+    let body = "User-agent: *\nDisallow: /p?x%23\n";
+    assert!(open(Profile::Rfc9309, body, "FooBot", "/p?x").is_empty());
+}
