@@ -70,6 +70,7 @@ pub mod signals;
 pub mod suite;
 pub mod survey;
 pub mod swap;
+pub mod turns;
 pub mod visible;
 pub mod walk;
 pub mod yaml_guard;

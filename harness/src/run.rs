@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cases::{Case, Ruling};
 use crate::engine::{Engine, Failure, Fault, Query, Reply, SharedRequest};
+use crate::turns::Turns;
 
 /// How one check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -290,7 +291,8 @@ const AHEAD: usize = 128;
 
 /// Feeds every item to every engine, in order, each engine with its own worker on its own thread.
 /// This is the one engine loop behind `run`, `report` and `survey`: adapters spend their time in
-/// their own processes, so they overlap well even on few cores. Items are produced on the calling
+/// their own processes, so they overlap well even on few cores, and they take [`crate::turns`] so
+/// that only as many compute at once as there are cores. Items are produced on the calling
 /// thread as the engines take them (a corpus can stream from disk); `workers` come back in engine
 /// order. `workers` holds one worker per engine.
 pub fn side_by_side<T, W>(
@@ -303,6 +305,7 @@ where
     W: Worker<T>,
 {
     assert_eq!(engines.len(), workers.len(), "one worker per engine");
+    let turns = Turns::per_core();
     std::thread::scope(|scope| {
         let mut senders = Vec::new();
         let handles: Vec<_> = engines
@@ -311,9 +314,18 @@ where
             .map(|(engine, mut worker)| {
                 let (sender, receiver) = sync_channel::<Arc<T>>(AHEAD);
                 senders.push(sender);
+                let turns = &turns;
                 scope.spawn(move || {
-                    for item in receiver {
-                        worker.item(engine.as_mut(), &item);
+                    while let Ok(first) = receiver.recv() {
+                        let turn = turns.take();
+                        worker.item(engine.as_mut(), &first);
+                        turn.progressed();
+                        // The rest of the turn: the items already waiting, up to a channel's worth.
+                        for _ in 1..AHEAD {
+                            let Ok(item) = receiver.try_recv() else { break };
+                            worker.item(engine.as_mut(), &item);
+                            turn.progressed();
+                        }
                     }
                     worker.finish(engine.as_mut());
                     worker
