@@ -377,3 +377,50 @@ fn the_matrix_scores_exactly_the_checks_a_profile_decides() {
         "{open}"
     );
 }
+
+/// An adapter run from its folder: its page and `results.json` say how it calls its parser, from
+/// the manifest's `input` and `note`; a bare command has nothing to say.
+#[test]
+fn an_adapter_page_says_how_its_parser_is_called() {
+    let s = Scratch::new(&common::hostile_corpus());
+    let folder = s.path("adapters/fake");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(s.path("fake.py"), folder.join("fake.py")).unwrap();
+    let manifest = "name: fake\nparser: fake\nlanguage: Python\nhomepage: https://example.org\n\
+        profile: norobots-1994\npackage: { name: fake, version: \"1.0\", registry: stdlib }\n\
+        input: \"bytes, as they are\"\nnote: \"Unlike fake-two, it reads *bytes*.\"\n\
+        agent: as-given\nrequires: [python3]\nrun: [\"python3\", \"{dir}/fake.py\", \"fake\", \"1.0\"]\n";
+    std::fs::write(folder.join("adapter.yaml"), manifest).unwrap();
+    let manifest = folder.join("adapter.yaml");
+    let plain = s.fake_cmd("plain 1.0");
+    let out = s.run(
+        "report",
+        &[
+            "--out",
+            "out",
+            "--adapter-cmd",
+            manifest.to_str().unwrap(),
+            "--adapter-cmd",
+            &plain,
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let dir = s.path("out");
+    let page = read(&dir, "fake.md");
+    assert!(
+        page.contains(
+            "How the adapter calls it: bytes, as they are.\n\nUnlike fake-two, it reads \\*bytes\\*.\n"
+        ),
+        "{page}"
+    );
+    assert!(!read(&dir, "plain.md").contains("How the adapter calls it"));
+    let doc: serde_json::Value = serde_json::from_str(&read(&dir, "results.json")).unwrap();
+    let (fake, plain) = (&doc["adapters"][0], &doc["adapters"][1]);
+    assert_eq!(fake["name"], "fake");
+    assert_eq!(fake["input"], "bytes, as they are");
+    assert_eq!(fake["note"], "Unlike fake-two, it reads *bytes*.");
+    assert!(
+        plain["input"].is_null() && plain["note"].is_null(),
+        "{plain}"
+    );
+}

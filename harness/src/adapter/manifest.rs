@@ -27,6 +27,10 @@ pub struct Manifest {
     pub versions: Vec<String>,
     /// How the raw bytes reach the parser.
     pub input: String,
+    /// Anything else a reader of the adapter's report page needs to know about how the parser is
+    /// called: for a second adapter of the same library, how the two differ.
+    #[serde(default)]
+    pub note: Option<String>,
     /// Which form of the robot's name the parser's API takes: the agent as given, or its product
     /// token (adapters/PROTOCOL.md, "2. Checks").
     pub agent: AgentForm,
@@ -229,6 +233,22 @@ impl Adapter {
         if manifest.run.is_empty() {
             return Err(field_error("run", "the command is empty".to_owned()));
         }
+        if manifest.input.trim().is_empty() {
+            return Err(field_error(
+                "input",
+                "say how the bytes reach the parser".to_owned(),
+            ));
+        }
+        if manifest
+            .note
+            .as_deref()
+            .is_some_and(|n| n.trim().is_empty())
+        {
+            return Err(field_error(
+                "note",
+                "empty; leave the field out instead".to_owned(),
+            ));
+        }
         let mut seen = vec![manifest.package.version.as_str()];
         for version in &manifest.versions {
             if version.is_empty()
@@ -423,6 +443,34 @@ run: ["node", "{dir}/adapter.js", "{cache}/node_modules", "{name}"]
                     .to_string();
             assert!(
                 error.contains("adapter.yaml:7") && error.contains(says),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_note_is_read_and_empty_descriptions_are_refused() {
+        let noted = MANIFEST.replace(
+            "agent:",
+            "note: >-\n  unlike node-y,\n  it reads str\nagent:",
+        );
+        let root = folder(&noted);
+        let adapter = Adapter::load(&root.path().join("node-x"), root.path()).unwrap();
+        assert_eq!(
+            adapter.manifest.note.as_deref(),
+            Some("unlike node-y, it reads str")
+        );
+        for (from, to, line) in [
+            ("input: bytes", "input: \" \"", 8),
+            ("agent:", "note: \"\"\nagent:", 9),
+        ] {
+            let root = folder(&MANIFEST.replace(from, to));
+            let error = Adapter::load(&root.path().join("node-x"), root.path())
+                .unwrap_err()
+                .to_string();
+            let field = to.split(':').next().unwrap();
+            assert!(
+                error.contains(&format!("adapter.yaml:{line}: {field}:")),
                 "{error}"
             );
         }

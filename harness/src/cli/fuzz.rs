@@ -12,7 +12,7 @@ use robotstxt_test::limits;
 use robotstxt_test::visible::shown;
 
 use super::corpus;
-use super::select::{seconds_in_range, AdapterArgs};
+use super::select::{seconds_in_range, AdapterArgs, Opened};
 use super::Exit;
 
 /// Fuzz one adapter against the reference and write each new disagreement as a case file.
@@ -57,7 +57,11 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     if engines.len() != 1 {
         return Err("fuzz drives exactly one adapter: give one --adapter or --adapter-cmd".into());
     }
-    let (engine, own_file) = &mut engines[0];
+    let Opened {
+        engine,
+        expectations: own_file,
+        ..
+    } = &mut engines[0];
     let engine = engine.as_mut();
     if let Some(why) = engine.unavailable() {
         eprintln!("{}: unavailable: {}", engine.handshake().name, shown(why));

@@ -71,7 +71,12 @@ impl GateArgs {
             ));
         }
         let mut plans = Vec::new();
-        for (engine, own_file) in engines {
+        for Opened {
+            engine,
+            expectations: own_file,
+            ..
+        } in engines
+        {
             let name = &engine.handshake().name;
             let own = || {
                 own_file.clone().ok_or_else(|| {

@@ -61,7 +61,12 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         );
     }
     // Unavailable adapters are kept: they get a row saying "no data" and why.
-    let (engines, files): (Vec<_>, Vec<_>) = args.select.open_with_dirs(false)?.into_iter().unzip();
+    let (mut engines, mut files, mut abouts) = (Vec::new(), Vec::new(), Vec::new());
+    for opened in args.select.open_with_dirs(false)? {
+        engines.push(opened.engine);
+        files.push(opened.expectations);
+        abouts.push(opened.about);
+    }
     let bar = ProgressBar::new((cases.len() * engines.len()) as u64).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} case runs {elapsed}")
             .expect("valid template"),
@@ -81,8 +86,11 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
                 .unwrap_or_default()
         })
         .collect();
-    let adapters = report::collect(&cases, engines, &known_unstable, &|_, _, _| bar.inc(1));
+    let mut adapters = report::collect(&cases, engines, &known_unstable, &|_, _, _| bar.inc(1));
     bar.finish_and_clear();
+    for (adapter, about) in adapters.iter_mut().zip(abouts) {
+        adapter.about = about;
+    }
     let (suite_commit, suite_modified) = corpus.commit;
     let report = Report {
         suite_commit,

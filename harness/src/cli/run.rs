@@ -17,7 +17,7 @@ use robotstxt_test::visible::shown;
 
 use super::corpus;
 use super::gate::{self, GateArgs};
-use super::select::AdapterArgs;
+use super::select::{AdapterArgs, Opened};
 use super::{parse_profile, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -81,13 +81,10 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         );
     } else {
         let profile = args.profile.unwrap_or(Profile::Norobots1994);
-        vec![(
-            Box::new(ReferenceEngine::new(profile)) as Box<dyn Engine>,
-            None,
-        )]
+        vec![Opened::bare(Box::new(ReferenceEngine::new(profile)))]
     };
     let mut plans = args.gate.plan(&opened, &cases)?;
-    let mut engines: Vec<Box<dyn Engine>> = opened.into_iter().map(|(e, _)| e).collect();
+    let mut engines: Vec<Box<dyn Engine>> = opened.into_iter().map(|o| o.engine).collect();
     let forced = args.profile;
     let scoring = move |engine: &dyn Engine| match forced {
         Some(p) => Scoring::Forced(p),

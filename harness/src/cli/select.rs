@@ -8,10 +8,29 @@ use robotstxt_test::adapter::{self, Adapter, Limits};
 use robotstxt_test::cache::{self, Places};
 use robotstxt_test::engine::Engine;
 use robotstxt_test::limits;
+use robotstxt_test::report::About;
 use robotstxt_test::suite;
 
-/// A started engine and its adapter's expectation file, if it has an adapter folder.
-pub type Opened = (Box<dyn Engine>, Option<PathBuf>);
+/// A started engine, with what its adapter folder says of it (nothing for a bare `--adapter-cmd`
+/// command).
+pub struct Opened {
+    pub engine: Box<dyn Engine>,
+    /// The adapter's expectation file.
+    pub expectations: Option<PathBuf>,
+    /// How the adapter calls its parser, from its manifest.
+    pub about: Option<About>,
+}
+
+impl Opened {
+    /// An engine with no adapter folder.
+    pub fn bare(engine: Box<dyn Engine>) -> Opened {
+        Opened {
+            engine,
+            expectations: None,
+            about: None,
+        }
+    }
+}
 
 /// Which adapters to drive, and how.
 #[derive(Debug, Clone, clap::Args)]
@@ -145,11 +164,10 @@ impl AdapterArgs {
     /// `only_available`, `all` leaves out the adapters this machine cannot run.
     pub fn open(&self, only_available: bool) -> Result<Vec<Box<dyn Engine>>, String> {
         let engines = self.open_with_dirs(only_available)?;
-        Ok(engines.into_iter().map(|(engine, _)| engine).collect())
+        Ok(engines.into_iter().map(|opened| opened.engine).collect())
     }
 
-    /// As [`AdapterArgs::open`], with each engine's own expectation file (`None` for a bare
-    /// `--adapter-cmd` command).
+    /// As [`AdapterArgs::open`], with each engine's expectation file and manifest's description.
     pub fn open_with_dirs(&self, only_available: bool) -> Result<Vec<Opened>, String> {
         let limits = self.limits()?;
         let manifests = self.manifests(only_available)?;
@@ -164,7 +182,14 @@ impl AdapterArgs {
         let mut engines: Vec<Opened> = started
             .into_iter()
             .zip(&manifests)
-            .map(|(engine, adapter)| (engine, Some(adapter.expectations.clone())))
+            .map(|(engine, adapter)| Opened {
+                engine,
+                expectations: Some(adapter.expectations.clone()),
+                about: Some(About {
+                    input: adapter.manifest.input.clone(),
+                    note: adapter.manifest.note.clone(),
+                }),
+            })
             .collect();
         for cmd in &self.adapter_cmds {
             if cmd.ends_with("adapter.yaml") && Path::new(cmd).is_file() {
@@ -173,7 +198,7 @@ impl AdapterArgs {
             let argv = shlex::split(cmd)
                 .filter(|argv| !argv.is_empty())
                 .ok_or_else(|| format!("--adapter-cmd {cmd:?}: cannot split into arguments"))?;
-            engines.push((adapter::open_command(argv, limits), None));
+            engines.push(Opened::bare(adapter::open_command(argv, limits)));
             bar.inc(1);
         }
         bar.finish_and_clear();

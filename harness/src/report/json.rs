@@ -59,6 +59,8 @@ struct CheckDoc<'a> {
 struct AdapterDoc<'a> {
     name: &'a str,
     handshake: &'a Handshake,
+    input: Option<&'a str>,
+    note: Option<&'a str>,
     has_data: bool,
     unavailable: Option<&'a str>,
     timings: Timings,
@@ -195,6 +197,8 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
     AdapterDoc {
         name: &run.handshake.name,
         handshake: &run.handshake,
+        input: run.about.as_ref().map(|a| a.input.as_str()),
+        note: run.about.as_ref().and_then(|a| a.note.as_deref()),
         has_data: run.has_data(),
         unavailable: run.unavailable.as_deref(),
         timings: Timings {

@@ -273,6 +273,12 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         report.suite_commit,
         report.tool_version,
     );
+    if let Some(about) = &run.about {
+        let _ = write!(out, "How the adapter calls it: {}.\n\n", md(&about.input));
+        if let Some(note) = &about.note {
+            let _ = write!(out, "{}\n\n", md(note));
+        }
+    }
     if !run.has_data() {
         let why = run.unavailable.as_deref().unwrap_or("it gave no answer");
         let _ = write!(

@@ -244,6 +244,7 @@ mod tests {
                 homepage: String::new(),
                 profile: "norobots-1994".to_owned(),
             },
+            about: None,
             unavailable,
             case_times: vec![Duration::ZERO; cases.len()],
             claimed: scored(Scoring::Claimed(Some(Profile::Norobots1994))),

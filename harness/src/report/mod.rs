@@ -48,6 +48,8 @@ pub struct Report {
 #[derive(Debug, Clone)]
 pub struct AdapterRun {
     pub handshake: Handshake,
+    /// How the adapter calls its parser, when it has an adapter folder.
+    pub about: Option<About>,
     /// Why the adapter could not run, or broke down part way, if so.
     pub unavailable: Option<String>,
     /// Time spent waiting for answers, per case, in corpus order.
@@ -56,6 +58,16 @@ pub struct AdapterRun {
     pub claimed: Vec<CheckResult>,
     /// The same answers scored under each profile of [`Profile::ALL`], in that order.
     pub by_profile: Vec<(Profile, Vec<CheckResult>)>,
+}
+
+/// What an adapter's manifest says about how it calls its parser (adapters/PROTOCOL.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct About {
+    /// How the raw bytes reach the parser.
+    pub input: String,
+    /// Anything else a reader needs, such as how it differs from another adapter of the same
+    /// library.
+    pub note: Option<String>,
 }
 
 impl AdapterRun {
@@ -128,6 +140,7 @@ impl Engine for Recorder {
 }
 
 /// Runs every engine over `cases` (side by side) and scores each answer under every profile.
+/// Each run's `about` is left for the caller, which knows the adapters' manifests.
 /// `progress` is called with (engine index, cases done, total) as in [`run::run_engines`].
 /// `known_unstable` holds, per engine, the checks (`case id`, index) already known to vary: they
 /// are asked again even when their first answer passed, so that a published report shows them as
@@ -211,6 +224,7 @@ pub fn collect(
                 .collect();
             AdapterRun {
                 handshake: engine.handshake().clone(),
+                about: None,
                 unavailable: engine.unavailable().map(str::to_owned),
                 case_times: log.iter().map(|(_, t)| *t).collect(),
                 claimed,
