@@ -274,7 +274,8 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         report.tool_version,
     );
     if let Some(about) = &run.about {
-        let _ = write!(out, "How the adapter calls it: {}.\n\n", md(&about.input));
+        let input = about.input.trim().trim_end_matches('.');
+        let _ = write!(out, "How the adapter calls it: {}.\n\n", md(input));
         if let Some(note) = &about.note {
             let _ = write!(out, "{}\n\n", md(note));
         }
