@@ -17,7 +17,8 @@
 //! an engine is most often on its way to the per-message timeout, which counts wall time from
 //! the message: making others wait for it only lengthens the run. With eight adapters timing out
 //! on one case of the corpus, a one-second stall made the run three seconds longer than no turns
-//! at all; a quarter second costs nothing measurable, and a hung adapter holds nobody up.
+//! at all (11.2 s against 8.2 s); with a quarter second it took 8.0 to 8.7 s, and a hung adapter
+//! holds the others up for no longer than that.
 
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
