@@ -1,6 +1,6 @@
 //! RFC 9309's open points: its MAYs, and the "Choice:" marks of the `rfc9309` module.
 
-use super::layout::{field, value, Layout};
+use super::layout::{value, Layout};
 use super::{missing_colon, not_a_path_readings, Edit, Found, OpenPoint};
 use crate::lines::{contains_ci, field_is, LineKind};
 use crate::rfc9309::{
@@ -320,19 +320,8 @@ fn both_sides(rules: &[usize], edit: fn(&[u8]) -> Vec<u8>) -> Edit {
     Box::new(move |l: &mut Layout| {
         l.path = String::from_utf8_lossy(&edit(l.path.as_bytes())).into_owned();
         for &i in &rules {
-            // `value` and `set_value` in one reading of the line: this runs for every rule of a
-            // long body, for every reading tried.
-            let Some((name, old)) = field(l, i) else {
-                continue;
-            };
-            let new = edit(old);
-            if new != old {
-                let mut text = Vec::with_capacity(name.len() + 2 + new.len());
-                text.extend_from_slice(name);
-                text.extend_from_slice(b": ");
-                text.extend_from_slice(&new);
-                l.set(i, text);
-            }
+            let v = edit(value(l, i));
+            l.set_value(i, &v);
         }
     })
 }
