@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use robotstxt_test::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
 use robotstxt_test::cases::Case;
 use robotstxt_test::compare::Comparison;
-use robotstxt_test::engine::{Engine, Query};
+use robotstxt_test::engine::{ClaimedProfile, Engine, Query};
 use robotstxt_test::run::{queries_of, run_engines, Scoring};
 
 pub struct AllAdapters {

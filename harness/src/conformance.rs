@@ -21,7 +21,7 @@
 use libtest_mimic::{Failed, Trial};
 
 use crate::cases::{Case, CaseError};
-use crate::engine::Engine;
+use crate::engine::{ClaimedProfile, Engine};
 use crate::output::blocks::failure_block;
 use crate::run::{run_case, Outcome, Scoring};
 use crate::suite;

@@ -34,37 +34,16 @@ pub fn is_product_token(agent: &str) -> bool {
     !agent.is_empty() && product_token(agent) == agent
 }
 
-/// What an engine says about itself: the adapter protocol's handshake.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Handshake {
-    pub name: String,
-    pub parser: String,
-    pub version: String,
-    pub language: String,
-    pub homepage: String,
-    /// `norobots-1994`, `rfc9309` or `other`: what the parser claims to implement.
-    pub profile: String,
+pub use robotstxt_protocol::{Handshake, CLAIMABLE_PROFILES};
+
+/// The profile a handshake claims, when it is one the reference implements.
+pub trait ClaimedProfile {
+    /// The claimed profile, when it is one the reference implements.
+    fn claimed_profile(&self) -> Option<Profile>;
 }
 
-/// Every profile a parser may claim: one the reference implements, or `other` for a parser that
-/// follows neither text (it is scored under each, and claims no ranking).
-pub const CLAIMABLE_PROFILES: [&str; 3] = ["norobots-1994", "rfc9309", "other"];
-
-impl Handshake {
-    /// Why the claimed profile is not one a parser may claim (`rfc-9309`, a typo, must not be
-    /// scored silently as a parser that claims nothing).
-    pub fn profile_problem(&self) -> Option<String> {
-        (!CLAIMABLE_PROFILES.contains(&self.profile.as_str())).then(|| {
-            format!(
-                "profile `{}` is not one of {}",
-                self.profile,
-                CLAIMABLE_PROFILES.join(", ")
-            )
-        })
-    }
-
-    /// The claimed profile, when it is one the reference implements.
-    pub fn claimed_profile(&self) -> Option<Profile> {
+impl ClaimedProfile for Handshake {
+    fn claimed_profile(&self) -> Option<Profile> {
         self.profile.parse().ok()
     }
 }

@@ -192,10 +192,11 @@ pub fn materialise(cache: &Path) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// The workspace manifest of a materialised suite: this repository's, with the adapters that are
-/// Cargo packages as its members. Packages that depend on a path dependency of the workspace
-/// (the reference's adapter, served in-process instead) are left out, as is every path
-/// dependency, since those folders are not carried.
+/// The workspace manifest of a materialised suite: this repository's, with the Cargo packages
+/// under `adapters/` as its members. A path dependency of the workspace outside `adapters/` is
+/// left out, since its folder is not carried, and so is every package that depends on one (the
+/// reference's adapter, served in-process instead); one inside `adapters/` (the protocol crate)
+/// is carried, and kept.
 fn workspace_manifest() -> Result<String, String> {
     let source = EMBEDDED
         .get_file("workspace.toml")
@@ -214,11 +215,14 @@ fn workspace_manifest() -> Result<String, String> {
         .and_then(toml::Value::as_table_mut)
     {
         deps.retain(|name, spec| {
-            let by_path = spec.get("path").is_some();
-            if by_path {
+            let carried = match spec.get("path") {
+                Some(path) => path.as_str().is_some_and(|p| p.starts_with("adapters/")),
+                None => true,
+            };
+            if !carried {
                 path_dependencies.push(name.to_string());
             }
-            !by_path
+            carried
         });
     }
     let members: Vec<toml::Value> = files_under("adapters")
@@ -273,6 +277,11 @@ mod tests {
         assert!(workspace["dependencies"]
             .get("robotstxt-reference")
             .is_none());
+        assert!(members.contains(&"adapters/protocol"), "{members:?}");
+        assert_eq!(
+            workspace["dependencies"]["robotstxt-protocol"]["path"].as_str(),
+            Some("adapters/protocol")
+        );
     }
 
     #[test]

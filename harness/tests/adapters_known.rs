@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use robotstxt_test::adapter::{self, Availability, Limits};
 use robotstxt_test::cases::{load_corpus, Case};
+use robotstxt_test::engine::ClaimedProfile;
 use robotstxt_test::run::{run_cases, Outcome, Scoring};
 
 const CORPUS: &str = r#"cases:

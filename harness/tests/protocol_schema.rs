@@ -7,7 +7,7 @@ use std::path::Path;
 use jsonschema::Validator;
 use robotstxt_test::adapter::{self, AdapterProcess, Availability, Direction, Limits, Transcript};
 use robotstxt_test::cases::load_corpus;
-use robotstxt_test::engine::Engine;
+use robotstxt_test::engine::{ClaimedProfile, Engine};
 use robotstxt_test::run::{run_engines, Scoring};
 use serde_json::{json, Value};
 

@@ -475,4 +475,24 @@ run: ["node", "{dir}/adapter.js", "{cache}/node_modules", "{name}"]
             );
         }
     }
+
+    #[test]
+    fn a_folder_without_a_manifest_is_not_an_adapter() {
+        // `adapters/protocol` is the protocol crate, carried beside the adapters: a Cargo package
+        // with no `adapter.yaml`, which discovery passes over.
+        let root = folder(MANIFEST);
+        let protocol = root.path().join("protocol");
+        std::fs::create_dir_all(protocol.join("src")).unwrap();
+        std::fs::write(protocol.join("Cargo.toml"), "[package]\nname = \"p\"\n").unwrap();
+        std::fs::write(protocol.join("src/lib.rs"), "").unwrap();
+        let found = discover(root.path(), root.path()).unwrap();
+        let names: Vec<&str> = found.iter().map(Adapter::name).collect();
+        assert_eq!(names, ["node-x", "node-x@2.1.1"]);
+
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        assert!(checkout.join("adapters/protocol/Cargo.toml").is_file());
+        let carried = discover(&checkout.join("adapters"), &checkout).unwrap();
+        assert!(!carried.is_empty());
+        assert!(carried.iter().all(|a| !a.dir.ends_with("protocol")));
+    }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
 use robotstxt_test::cases::Case;
-use robotstxt_test::engine::{Engine, ReferenceEngine};
+use robotstxt_test::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_test::expectations::gate::{judge, Judged};
 use robotstxt_test::output::grouped::human_grouped;
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use robotstxt_reference::Profile;
 
 use crate::cases::Case;
-use crate::engine::{Engine, Failure, Handshake, Query, Reply, SharedRequest};
+use crate::engine::{ClaimedProfile, Engine, Failure, Handshake, Query, Reply, SharedRequest};
 use crate::reask::reask;
 use crate::run::{self, CheckResult, Outcome, Scoring};
 use crate::swap::replace_files;

@@ -31,7 +31,7 @@ use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{Engine, Fault, Handshake, Query, Reply, SharedRequest};
+use crate::engine::{ClaimedProfile, Engine, Fault, Handshake, Query, Reply, SharedRequest};
 use crate::run::{side_by_side, Worker};
 
 use self::cause::{Example, FileMarks};
