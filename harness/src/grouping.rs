@@ -28,7 +28,6 @@ use robotstxt_reference::{GroupChoice, MatchedBy, Profile, Robots, RuleBy, RuleC
 
 use crate::cases::Case;
 use crate::run::{CheckResult, Outcome};
-use crate::survey::cause::allow_matches;
 
 /// The non-passes of one cause.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,6 +182,28 @@ pub fn cause(case: &Case, result: &CheckResult) -> String {
             ..
         } => format!("a {record} naming the robot applies"),
     }
+}
+
+/// Whether an Allow line of the chosen record(s) matches `path` (as a prefix, or as an RFC 9309
+/// pattern): the line a parser that reads Allow, or reads rules in order, follows.
+pub fn allow_matches(body: &[u8], groups: &GroupChoice, path: &str) -> bool {
+    let GroupChoice::Chosen { groups, .. } = groups else {
+        return false;
+    };
+    let last = groups.iter().map(|g| g.last_line).max().unwrap_or(0);
+    lines(body)
+        .take_while(|line| line.number <= last)
+        .filter(|line| {
+            groups
+                .iter()
+                .any(|g| (g.first_line..=g.last_line).contains(&line.number))
+        })
+        .any(|line| match line.kind {
+            LineKind::Field { name, value } => {
+                field_is(name, "allow") && !value.is_empty() && matches(value, path.as_bytes())
+            }
+            _ => false,
+        })
 }
 
 /// Whether more than one rule line of the chosen group(s) matches `path` (RFC 9309 patterns): a

@@ -16,8 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use robotstxt_reference::lines::{field_is, lines, raw_lines, LineKind};
-use robotstxt_reference::rfc9309::matches;
+use robotstxt_reference::lines::raw_lines;
 use robotstxt_reference::{
     Decision, GroupChoice, MatchedBy, Profile, RuleChoice, RuleKind, Verdict,
 };
@@ -25,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::Engine;
 use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
+use crate::grouping::allow_matches;
 use crate::output::blocks::visible_text;
 
 use super::probes::{Probe, ProbeKind};
@@ -163,28 +163,6 @@ pub fn signature(
         parts.push(format!("file: {}", file.join(", ")));
     }
     parts.join("; ")
-}
-
-/// Whether an Allow line of the chosen record(s) matches `path` (as a prefix, or as an RFC 9309
-/// pattern): the line a parser that reads Allow, or reads rules in order, follows.
-pub(crate) fn allow_matches(body: &[u8], groups: &GroupChoice, path: &str) -> bool {
-    let GroupChoice::Chosen { groups, .. } = groups else {
-        return false;
-    };
-    let last = groups.iter().map(|g| g.last_line).max().unwrap_or(0);
-    lines(body)
-        .take_while(|line| line.number <= last)
-        .filter(|line| {
-            groups
-                .iter()
-                .any(|g| (g.first_line..=g.last_line).contains(&line.number))
-        })
-        .any(|line| match line.kind {
-            LineKind::Field { name, value } => {
-                field_is(name, "allow") && !value.is_empty() && matches(value, path.as_bytes())
-            }
-            _ => false,
-        })
 }
 
 /// One disagreement, shown in full: the file, the query, both verdicts, the reference's reasons
