@@ -11,7 +11,7 @@
 //! instead, and `print!` panics; the hook installed here turns that one panic into the exit.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// The exit status after an interrupt: 128 + SIGINT, as shells report it.
 pub const INTERRUPTED: i32 = 130;
@@ -29,6 +29,16 @@ pub struct Running {
 
 static RUNNING: Mutex<Vec<Running>> = Mutex::new(Vec::new());
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Lists the other processes holding a pipe open, by the pipe's inode. The adapter processes
+/// register it (`adapter::holders`) before they adopt anything, so that this module, which the
+/// temporary files of a report rely on too, needs nothing above it.
+static PIPE_HOLDERS: OnceLock<fn(u64) -> Vec<i32>> = OnceLock::new();
+
+/// Says how [`stop`] finds the processes still holding an adapter's output pipe.
+pub fn find_pipe_holders_with(find: fn(u64) -> Vec<i32>) {
+    let _ = PIPE_HOLDERS.set(find);
+}
 
 /// Installs the handler for SIGINT, SIGTERM and SIGHUP, and the exit on a closed standard output.
 /// Call once, at start.
@@ -84,8 +94,8 @@ pub fn stop(adapter: Running) {
     unsafe {
         libc::kill(-adapter.group, libc::SIGKILL);
     }
-    if let Some(inode) = adapter.pipe {
-        for pid in crate::adapter::holders::holding_pipe(inode) {
+    if let (Some(inode), Some(holding_pipe)) = (adapter.pipe, PIPE_HOLDERS.get()) {
+        for pid in holding_pipe(inode) {
             // SAFETY: as above, for one process.
             unsafe {
                 libc::kill(pid, libc::SIGKILL);

@@ -364,6 +364,7 @@ impl Live {
             group: i32::try_from(child.id()).unwrap_or(i32::MAX),
             pipe: holders::pipe_inode(&stdout),
         };
+        signals::find_pipe_holders_with(holders::holding_pipe);
         signals::adopt(running);
         let stderr_pipe = child.stderr.take().expect("piped");
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
