@@ -9,7 +9,8 @@ use robotstxt_test::adapter::{self, Adapter, AdapterProcess, Availability, Limit
 use robotstxt_test::cases::Case;
 use robotstxt_test::compare::Comparison;
 use robotstxt_test::engine::{ClaimedProfile, Engine, Query};
-use robotstxt_test::run::{queries_of, run_engines, Scoring};
+use robotstxt_test::run::{queries_of, Scoring};
+use robotstxt_test::side_by_side::run_engines;
 
 pub struct AllAdapters {
     pub timeout: Duration,

@@ -66,6 +66,7 @@ pub mod reask;
 pub mod repeats;
 pub mod report;
 pub mod run;
+pub mod side_by_side;
 pub mod signals;
 pub mod suite;
 pub mod survey;

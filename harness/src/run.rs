@@ -1,18 +1,15 @@
 //! Running cases against an engine and scoring every check.
 //!
-//! This is the one loop behind `cargo test`, `run` and `report`: each case's body goes to the
-//! engine once with all of its checks as one batch, and each answer is scored under the profile
-//! the engine claims (or the one forced by `--profile`), as `cases/README.md` describes.
-
-use std::sync::mpsc::sync_channel;
-use std::sync::Arc;
+//! Each case's body goes to the engine once with all of its checks as one batch, and each answer
+//! is scored under the profile the engine claims (or the one forced by `--profile`), as
+//! `cases/README.md` describes. `cargo test` runs the corpus through [`run_case`]; `run` and
+//! `report` drive many engines at once through `side_by_side`, which scores with [`score`].
 
 use robotstxt_reference::{Profile, Verdict};
 use serde::{Deserialize, Serialize};
 
 use crate::cases::{Case, Ruling};
-use crate::engine::{Engine, Failure, Fault, Query, Reply, SharedRequest};
-use crate::turns::Turns;
+use crate::engine::{Engine, Failure, Fault, Query, Reply};
 
 /// How one check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -229,122 +226,6 @@ pub fn run_cases(
         progress(index + 1, cases.len());
     }
     results
-}
-
-/// Runs every case against each engine, each engine on its own thread (see [`side_by_side`]).
-/// Results come back in engine order; `progress` is called with (engine index, cases done, total).
-pub fn run_engines(
-    cases: &[Case],
-    engines: &mut [Box<dyn Engine>],
-    scoring: &(dyn Fn(&dyn Engine) -> Scoring + Sync),
-    progress: &(dyn Fn(usize, usize, usize) + Sync),
-) -> Vec<Vec<CheckResult>> {
-    struct Cases<'p> {
-        engine: usize,
-        total: usize,
-        scoring: Scoring,
-        results: Vec<CheckResult>,
-        progress: &'p (dyn Fn(usize, usize, usize) + Sync),
-    }
-    impl<'c> Worker<(usize, &'c Case, SharedRequest)> for Cases<'_> {
-        fn item(
-            &mut self,
-            engine: &mut dyn Engine,
-            (index, case, request): &(usize, &'c Case, SharedRequest),
-        ) {
-            let reply = engine.check_shared(&case.id, &case.robots, &queries_of(case), request);
-            self.results
-                .extend(score(*index, case, &reply, self.scoring));
-            (self.progress)(self.engine, index + 1, self.total);
-        }
-    }
-    let workers = (0..engines.len())
-        .map(|engine| Cases {
-            engine,
-            total: cases.len(),
-            scoring: scoring(engines[engine].as_ref()),
-            results: Vec::new(),
-            progress,
-        })
-        .collect();
-    let items = cases
-        .iter()
-        .enumerate()
-        .map(|(index, case)| (index, case, SharedRequest::new()));
-    side_by_side(items, engines, workers)
-        .into_iter()
-        .map(|w| w.results)
-        .collect()
-}
-
-/// What one engine does with each item of a [`side_by_side`] run, and once at the end.
-pub trait Worker<T>: Send {
-    /// Handles one item with this worker's engine.
-    fn item(&mut self, engine: &mut dyn Engine, item: &T);
-
-    /// Called once after the last item, still on the engine's thread.
-    fn finish(&mut self, _engine: &mut dyn Engine) {}
-}
-
-/// Items buffered per engine: how far a fast engine may run ahead of the slowest.
-const AHEAD: usize = 128;
-
-/// Feeds every item to every engine, in order, each engine with its own worker on its own thread.
-/// This is the one engine loop behind `run`, `report` and `survey`: adapters spend their time in
-/// their own processes, so they overlap well even on few cores, and they take [`crate::turns`] so
-/// that only as many compute at once as there are cores. Items are produced on the calling
-/// thread as the engines take them (a corpus can stream from disk); `workers` come back in engine
-/// order. `workers` holds one worker per engine.
-pub fn side_by_side<T, W>(
-    items: impl IntoIterator<Item = T>,
-    engines: &mut [Box<dyn Engine>],
-    workers: Vec<W>,
-) -> Vec<W>
-where
-    T: Send + Sync,
-    W: Worker<T>,
-{
-    assert_eq!(engines.len(), workers.len(), "one worker per engine");
-    let turns = Turns::per_core();
-    std::thread::scope(|scope| {
-        let mut senders = Vec::new();
-        let handles: Vec<_> = engines
-            .iter_mut()
-            .zip(workers)
-            .map(|(engine, mut worker)| {
-                let (sender, receiver) = sync_channel::<Arc<T>>(AHEAD);
-                senders.push(sender);
-                let turns = &turns;
-                scope.spawn(move || {
-                    while let Ok(first) = receiver.recv() {
-                        let turn = turns.take();
-                        worker.item(engine.as_mut(), &first);
-                        turn.progressed();
-                        // The rest of the turn: the items already waiting, up to a channel's worth.
-                        for _ in 1..AHEAD {
-                            let Ok(item) = receiver.try_recv() else { break };
-                            worker.item(engine.as_mut(), &item);
-                            turn.progressed();
-                        }
-                    }
-                    worker.finish(engine.as_mut());
-                    worker
-                })
-            })
-            .collect();
-        for item in items {
-            let item = Arc::new(item);
-            for sender in &senders {
-                // A worker that panicked has dropped its receiver; its join below reports it.
-                let _ = sender.send(Arc::clone(&item));
-            }
-        }
-        drop(senders);
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("an engine thread panicked"))
-            .collect()
-    })
 }
 
 /// Counts per outcome, in the shape of the JSON summary.

@@ -1,6 +1,6 @@
 //! Turns: how many engines of a side-by-side run compute at once.
 //!
-//! Every engine of a [`crate::run::side_by_side`] run has its own thread, and nearly every one
+//! Every engine of a [`crate::side_by_side`] run has its own thread, and nearly every one
 //! drives a process of its own. Left alone, all of them answer as soon as their next item comes:
 //! with twenty-odd adapters on two cores, all are runnable together, the kernel switches between
 //! them every item or two, and each comes back to caches the others have emptied. On a tenth of

@@ -8,7 +8,8 @@ use jsonschema::Validator;
 use robotstxt_test::adapter::{self, AdapterProcess, Availability, Direction, Limits, Transcript};
 use robotstxt_test::cases::load_corpus;
 use robotstxt_test::engine::{ClaimedProfile, Engine};
-use robotstxt_test::run::{run_engines, Scoring};
+use robotstxt_test::run::Scoring;
+use robotstxt_test::side_by_side::run_engines;
 use serde_json::{json, Value};
 
 fn root() -> &'static Path {

@@ -12,7 +12,8 @@ use robotstxt_test::output::grouped::human_grouped;
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::output::{junit, summary};
 use robotstxt_test::reask::reask;
-use robotstxt_test::run::{run_engines, Outcome, Scoring};
+use robotstxt_test::run::{Outcome, Scoring};
+use robotstxt_test::side_by_side::run_engines;
 use robotstxt_test::visible::shown;
 
 use super::corpus;

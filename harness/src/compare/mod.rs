@@ -15,7 +15,7 @@ use robotstxt_reference::{Decision, Profile, Robots, Verdict};
 use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
 use crate::fuzz::case::spec_for;
 use crate::fuzz::{Candidate, Judgement, Oracle};
-use crate::run::{side_by_side, Worker};
+use crate::side_by_side::{side_by_side, Worker};
 use crate::survey::cause::FileMarks;
 
 /// Everything `compare` found: the reference's decisions and one column per engine.

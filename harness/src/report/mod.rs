@@ -3,10 +3,10 @@
 //! `results.json`.
 //!
 //! [`collect`] asks each adapter once per case, through the same run loop as `run`
-//! ([`run::run_engines`]), and scores that one reply under the adapter's claimed profile and under
-//! every profile of [`Profile::ALL`] with [`run::score`]. [`matrix`] turns the results into the
-//! numbers and groupings every page shows, and [`versions`] the checks that changed between two
-//! versions of one parser; [`markdown`], [`html`] and [`json`] render them.
+//! ([`side_by_side::run_engines`]), and scores that one reply under the adapter's claimed profile
+//! and under every profile of [`Profile::ALL`] with [`run::score`]. [`matrix`] turns the results
+//! into the numbers and groupings every page shows, and [`versions`] the checks that changed
+//! between two versions of one parser; [`markdown`], [`html`] and [`json`] render them.
 //! [`write`] renders everything in memory first and only then writes each file atomically, so a
 //! run that fails leaves the previous reports as they were.
 
@@ -26,6 +26,7 @@ use crate::cases::Case;
 use crate::engine::{ClaimedProfile, Engine, Failure, Handshake, Query, Reply, SharedRequest};
 use crate::reask::reask;
 use crate::run::{self, CheckResult, Outcome, Scoring};
+use crate::side_by_side;
 use crate::swap::replace_files;
 
 /// Everything a report shows.
@@ -141,7 +142,7 @@ impl Engine for Recorder {
 
 /// Runs every engine over `cases` (side by side) and scores each answer under every profile.
 /// Each run's `about` is left for the caller, which knows the adapters' manifests.
-/// `progress` is called with (engine index, cases done, total) as in [`run::run_engines`].
+/// `progress` is called with (engine index, cases done, total) as in [`side_by_side::run_engines`].
 /// `known_unstable` holds, per engine, the checks (`case id`, index) already known to vary: they
 /// are asked again even when their first answer passed, so that a published report shows them as
 /// what they are.
@@ -166,7 +167,7 @@ pub fn collect(
         })
         .collect();
     let claimed = |e: &dyn Engine| Scoring::Claimed(e.handshake().claimed_profile());
-    let mut results = run::run_engines(cases, &mut recorders, &claimed, progress);
+    let mut results = side_by_side::run_engines(cases, &mut recorders, &claimed, progress);
     // Every non-pass is asked again before it is published: an answer that varies from one
     // process to the next is shown as unstable rather than as whichever answer came first.
     let logs: Vec<_> = logs

@@ -2,7 +2,7 @@
 //!
 //! Each file ([`corpus`]) gets probe queries derived from its own text ([`probes`]). The reference
 //! answers them in-process under every profile; every adapter answers them as one batch per file,
-//! all adapters side by side ([`crate::run::side_by_side`]). An adapter's answer is compared with
+//! all adapters side by side ([`crate::side_by_side`]). An adapter's answer is compared with
 //! the reference under the profile the adapter claims (`norobots-1994` when it claims neither), and
 //! also under `norobots-1994` for every adapter. A disagreement whose reference verdict hinges on a
 //! point the profile leaves open is set aside as an open point, not counted as a disagreement.
@@ -32,7 +32,7 @@ use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{ClaimedProfile, Engine, Fault, Handshake, Query, Reply, SharedRequest};
-use crate::run::{side_by_side, Worker};
+use crate::side_by_side::{side_by_side, Worker};
 
 use self::cause::{Example, FileMarks};
 use self::corpus::{read_corpus, CorpusFile};
