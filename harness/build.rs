@@ -1,8 +1,8 @@
-//! Gathers the suite the binary carries (the case corpus, every adapter folder, the workspace's
-//! manifest and lock file) into `$OUT_DIR/suite`, where `include_dir!` embeds it, and records the
-//! suite's commit.
+//! Gathers the adapters the binary carries (every adapter folder, the workspace's manifest and
+//! lock file) into `$OUT_DIR/suite`, where `include_dir!` embeds it. The case corpus is
+//! `robotstxt-suite`'s, which embeds it and records the suite's commit.
 //!
-//! In a checkout (a build from a path or a git URL) the files come from the workspace: `../cases`,
+//! In a checkout (a build from a path or a git URL) the files come from the workspace:
 //! `../adapters`, `../Cargo.toml`, `../Cargo.lock`. A crate packaged for crates.io has no
 //! workspace around it; it carries the same files under `suite/`, where they are symbolic links
 //! into the workspace that `cargo package` follows. `cargo package` leaves out folders holding a
@@ -11,7 +11,6 @@
 //! they are put back together here.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Folders an adapter's tools leave behind, never part of the suite.
 const SKIPPED: [&str; 4] = ["__pycache__", "node_modules", "target", ".venv"];
@@ -30,17 +29,15 @@ fn main() {
             .iter()
             .all(|name| workspace.join(name).exists());
     if in_checkout {
-        copy_tree(&workspace.join("cases"), &out.join("cases"));
         copy_tree(&workspace.join("adapters"), &out.join("adapters"));
         copy_file(&workspace.join("Cargo.toml"), &out.join("workspace.toml"));
         copy_file(&workspace.join("Cargo.lock"), &out.join("Cargo.lock"));
-        for name in ["cases", "adapters", "Cargo.toml", "Cargo.lock"] {
+        for name in ["adapters", "Cargo.toml", "Cargo.lock"] {
             println!("cargo:rerun-if-changed={}", workspace.join(name).display());
         }
         warn_about_unlinked_cargo_adapters(&workspace.join("adapters"), &manifest_dir);
     } else {
         let suite = manifest_dir.join("suite");
-        copy_tree(&suite.join("cases"), &out.join("cases"));
         copy_tree(&suite.join("adapters"), &out.join("adapters"));
         for entry in read_dir(&suite.join("cargo-adapters")) {
             copy_tree(
@@ -52,9 +49,6 @@ fn main() {
         copy_file(&suite.join("Cargo.lock"), &out.join("Cargo.lock"));
         println!("cargo:rerun-if-changed={}", suite.display());
     }
-    let (commit, modified) = suite_commit(&manifest_dir, in_checkout);
-    println!("cargo:rustc-env=ROBOTSTXT_TEST_SUITE_COMMIT={commit}");
-    println!("cargo:rustc-env=ROBOTSTXT_TEST_SUITE_MODIFIED={modified}");
 }
 
 /// Copies a folder, following symbolic links; `Cargo.toml.in` becomes `Cargo.toml`.
@@ -101,42 +95,4 @@ fn warn_about_unlinked_cargo_adapters(adapters: &Path, manifest_dir: &Path) {
             );
         }
     }
-}
-
-/// The commit the suite was built from, and whether its files differed from it: from git in a
-/// checkout, else from the `.cargo_vcs_info.json` that `cargo package` writes, else `unknown`.
-fn suite_commit(manifest_dir: &Path, in_checkout: bool) -> (String, bool) {
-    let git = |args: &[&str]| {
-        Command::new("git")
-            .args(args)
-            .current_dir(manifest_dir)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-    };
-    if in_checkout {
-        if let Some(commit) = git(&["rev-parse", "HEAD"]).filter(|c| !c.is_empty()) {
-            // A new commit or a branch switch changes the answer. Only files that exist are
-            // watched: cargo reruns the script every time for one that does not.
-            let branch = git(&["symbolic-ref", "-q", "HEAD"]);
-            let watched = ["HEAD", "packed-refs"].into_iter().chain(branch.as_deref());
-            for what in watched {
-                if let Some(path) = git(&["rev-parse", "--git-path", what]) {
-                    let path = manifest_dir.join(path);
-                    if path.exists() {
-                        println!("cargo:rerun-if-changed={}", path.display());
-                    }
-                }
-            }
-            let modified = git(&["status", "--porcelain", "--", "../cases", "../adapters"])
-                .is_some_and(|s| !s.is_empty());
-            return (commit, modified);
-        }
-    }
-    let vcs_info = std::fs::read_to_string(manifest_dir.join(".cargo_vcs_info.json"))
-        .ok()
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-        .and_then(|info| info["git"]["sha1"].as_str().map(str::to_owned));
-    (vcs_info.unwrap_or_else(|| "unknown".to_owned()), false)
 }

@@ -5,11 +5,11 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::engine::{ClaimedProfile, Engine, Query};
+use robotstxt_suite::run::{queries_of, Scoring};
 use robotstxt_test::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
-use robotstxt_test::cases::Case;
 use robotstxt_test::compare::Comparison;
-use robotstxt_test::engine::{ClaimedProfile, Engine, Query};
-use robotstxt_test::run::{queries_of, Scoring};
 use robotstxt_test::side_by_side::run_engines;
 
 pub struct AllAdapters {
@@ -80,7 +80,7 @@ pub fn all_adapters(cases: &[Case], adapters: &[Adapter], limits: Limits) -> All
 
 /// The corpus through one adapter: kept running, then started afresh for every case.
 pub fn per_case(cases: &[Case], adapter: &Adapter) -> Result<PerCase, String> {
-    let fail = |e: robotstxt_test::engine::Failure| format!("{}: {}", adapter.name(), e.detail);
+    let fail = |e: robotstxt_suite::engine::Failure| format!("{}: {}", adapter.name(), e.detail);
     let started = Instant::now();
     let mut process = AdapterProcess::start(adapter.argv(), Limits::default()).map_err(fail)?;
     for case in cases {

@@ -64,7 +64,7 @@ fn main() -> Result<(), String> {
     let figures = throughput::run(&files, args.rounds);
     write_throughput(&mut report, &figures, files.len(), bytes);
 
-    let cases = robotstxt_test::cases::load_corpus(std::slice::from_ref(&args.cases))
+    let cases = robotstxt_suite::cases::load_corpus(std::slice::from_ref(&args.cases))
         .map_err(|e| format!("{} problem(s) in the cases, first: {}", e.len(), e[0]))?;
     let workspace = std::fs::canonicalize(&args.adapters_dir)
         .map_err(|e| format!("{}: {e}", args.adapters_dir.display()))?

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use robotstxt_test::engine::{Engine, Reply};
+use robotstxt_suite::engine::{Engine, Reply};
 use robotstxt_test::fuzz::session::finding_case;
 use robotstxt_test::fuzz::{
     reduce, sample_with, Candidate, EngineJudge, Judgement, Oracle, Signature,

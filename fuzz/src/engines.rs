@@ -12,7 +12,7 @@ use std::panic;
 use std::sync::Once;
 
 use robotstxt_reference::Verdict;
-use robotstxt_test::engine::{Engine, Failure, Handshake, Query, Reply};
+use robotstxt_suite::engine::{Engine, Failure, Handshake, Query, Reply};
 
 thread_local! {
     static IN_PARSER: Cell<bool> = const { Cell::new(false) };

@@ -7,7 +7,7 @@
 //! comment-only line is discarded without ending a record (1994) or is an empty line (RFC 9309).
 
 use robotstxt_reference::{Profile, Robots};
-use robotstxt_test::engine::Query;
+use robotstxt_suite::engine::Query;
 use robotstxt_test::fuzz::candidate::split;
 use robotstxt_test::fuzz::queries::candidates;
 

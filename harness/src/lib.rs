@@ -1,77 +1,26 @@
 //! `robotstxt-test`: a conformance suite and differential harness for robots.txt parsers.
 //!
-//! The suite is data: YAML case files under `cases/`. This crate loads them ([`cases`]), runs
-//! them against engines ([`engine`], [`run`]) — the reference implementation under a profile, or
-//! a real parser behind an adapter process — and shows what it found ([`output`]). Runs can be
-//! judged against an adapter's known differences ([`expectations`]) and written for CI
-//! ([`output::junit`], [`output::summary`]); [`report`] builds the published compatibility reports;
-//! [`compare`] asks one body of many engines at once.
+//! The corpus, the engines and scoring are `robotstxt-suite`'s. This crate runs them against
+//! adapters ([`adapter`], [`side_by_side`]), shows what it found ([`output`]), builds the
+//! published compatibility reports ([`report`]), asks one body of many engines at once
+//! ([`compare`]), fuzzes for new disagreements ([`fuzz`]) and surveys real files ([`survey`]).
 //!
-//! The crate carries the corpus and every adapter folder ([`suite`]), so the installed binary
-//! works in any folder: inside a checkout of this repository the files on disk win, anywhere else
-//! the embedded copy is used and adapters install into the user's cache folder ([`cache`]). A Rust
-//! parser can run the embedded corpus in its own `cargo test`, in-process, through the
-//! [`engine::Engine`] trait ([`conformance`]).
-//!
-//! # The case format
-//!
-//! Case files are YAML files anywhere under `cases/`. Each file is a mapping with one key,
-//! `cases`, holding a list of cases. A case has a `name` (kebab-case, unique within its file), a
-//! `spec` (the clause of the text the case checks: a short quote or a section name; required), an
-//! optional `note`, an optional `reported` (the `http(s)` URL of the thread in a parser's
-//! tracker where the behaviour was reported; shown next to the case in every report), exactly one
-//! of `robots` (the body as a YAML string: double-quoted escapes such as `\r`, `\n`, `\t`, `\x0c`
-//! or `\ufeff` give exact characters, stored as UTF-8) or `robots_base64` (any bytes, standard
-//! base64), and a non-empty list of `checks`.
-//!
-//! A check is `{agent, path, expect}`. `agent` is the robot's name as the robot gives it (a bare
-//! name, a name with a version, or a browser-style string). `path` is the local URL: it starts with
-//! `/` and may carry a `?query`. `expect` is `allowed` or `disallowed` when every profile agrees,
-//! or a map from profile name (`norobots-1994`, `rfc9309`) to `allowed`, `disallowed` or
-//! `unspecified`. An `unspecified` check marks a point the profile's text leaves open: it is run
-//! but never scored.
-//!
-//! A case's id is the file's path under `cases/` without `.yaml`, a `/`, and its name
-//! (`line-endings/cr-only`); a check's id adds `#` and its index (`line-endings/cr-only#0`).
-//!
-//! A check is scored under the profile being run (the reference's, or the one an adapter claims)
-//! when its `expect` names that profile, otherwise under `norobots-1994`, and not at all when it
-//! names neither.
-//!
-//! Anything else is an error naming the file, the line and the field: an unknown field, a
-//! duplicate id, a missing `spec`, a `reported` value that is not an `http(s)` URL, `robots` and
-//! `robots_base64` both or neither, bad base64, an unknown profile, a path without its leading
-//! `/`, an empty `checks` list, or any other value.
-//! Hostile files are refused before they are deserialized ([`yaml_guard`]): more than
-//! [`limits::MAX_CASE_FILE`] bytes, not UTF-8, more than one document, anchors or aliases, or
-//! nesting deeper than [`limits::MAX_CASE_DEPTH`]; folders are walked by [`walk`].
-//!
-//! `cargo test` runs every case against the reference under every profile, one test per case id.
+//! The crate carries every adapter folder ([`suite`]), so the installed binary works in any
+//! folder: inside a checkout of this repository the files on disk win, anywhere else the embedded
+//! copy is used and adapters install into the user's cache folder ([`cache`]).
 
 pub mod adapter;
 pub mod atomic;
 pub mod cache;
-pub mod cases;
 pub mod compare;
-pub mod conformance;
-pub mod engine;
-pub mod expectations;
 pub mod fuzz;
-pub mod grouping;
 pub mod limits;
-pub mod local_url;
-pub mod located;
 pub mod output;
-pub mod reask;
 pub mod repeats;
 pub mod report;
-pub mod run;
 pub mod side_by_side;
 pub mod signals;
 pub mod suite;
 pub mod survey;
 pub mod swap;
 pub mod turns;
-pub mod visible;
-pub mod walk;
-pub mod yaml_guard;

@@ -1,16 +1,12 @@
 //! The bounds the harness holds against hostile input, in one place so that the documentation
-//! (`adapters/PROTOCOL.md`, `cases/README.md`, the README) and the code agree.
+//! (`adapters/PROTOCOL.md`, the README) and the code agree. The bounds on case files are
+//! `robotstxt_suite::limits`.
 //!
-//! A case file, an adapter or a corpus may come from anyone; whatever they hold, memory and time
-//! stay bounded and anything that goes into a path stays inside its folder.
+//! An adapter or a corpus may come from anyone; whatever they hold, memory and time stay bounded
+//! and anything that goes into a path stays inside its folder.
 
 use std::time::Duration;
 
-/// Largest case file read, in bytes. The biggest file of the corpus is a few dozen KiB.
-pub const MAX_CASE_FILE: u64 = 4 << 20;
-/// Deepest nesting of YAML collections in a case file. The format needs six levels (the file's
-/// mapping, `cases`, a case, `checks`, a check, a per-profile `expect`).
-pub const MAX_CASE_DEPTH: usize = 16;
 /// Longest error text kept from an adapter's `error` answer, in bytes.
 pub const MAX_ERROR_TEXT: usize = 4 << 10;
 /// Largest corpus file a survey reads, in bytes. RFC 9309 asks parsers to read at least 500 KiB;

@@ -14,7 +14,7 @@ fn main() -> ExitCode {
     match cli::execute(args) {
         Ok(exit) => exit.into(),
         Err(error) => {
-            eprintln!("error: {}", robotstxt_test::visible::shown(&error));
+            eprintln!("error: {}", robotstxt_suite::visible::shown(&error));
             cli::Exit::Input.into()
         }
     }

@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::cases::Case;
-use crate::run::CheckResult;
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::run::CheckResult;
 
 /// The details already shown for one engine, each with the check that showed it first.
 #[derive(Debug, Default)]

@@ -1,14 +1,14 @@
 //! The one engine loop behind `run`, `report`, `survey` and `compare`: every item to every engine,
 //! each engine on its own thread, taking turns ([`crate::turns`]); and the corpus run on it
-//! ([`run_engines`]), scored as [`crate::run`] scores one engine.
+//! ([`run_engines`]), scored as [`robotstxt_suite::run`] scores one engine.
 
 use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 
-use crate::cases::Case;
-use crate::engine::{Engine, SharedRequest};
-use crate::run::{queries_of, score, CheckResult, Scoring};
 use crate::turns::Turns;
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::engine::{Engine, SharedRequest};
+use robotstxt_suite::run::{queries_of, score, CheckResult, Scoring};
 
 /// Runs every case against each engine, each engine on its own thread (see [`side_by_side`]).
 /// Results come back in engine order; `progress` is called with (engine index, cases done, total).

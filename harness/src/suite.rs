@@ -1,43 +1,24 @@
 //! Where the corpus and the adapters come from: the files of a checkout of this repository, or
 //! the copy this crate carries.
 //!
-//! The crate embeds `cases/` and every `adapters/*` folder at build time (with `include_dir`; see
-//! `build.rs`), so the installed `robotstxt-test` needs no checkout. Inside a checkout the files on
-//! disk win, so that editing a case and running again works as it always has. A checkout is the
-//! nearest folder, from the current one upwards, that holds `Cargo.toml`, `cases/`, `adapters/`
-//! and `harness/Cargo.toml` naming the `robotstxt-test` package.
+//! The crate embeds every `adapters/*` folder at build time (with `include_dir`; see `build.rs`),
+//! beside the corpus `robotstxt-suite` embeds, so the installed `robotstxt-test` needs no
+//! checkout. Inside a checkout the files on disk win, so that editing a case and running again
+//! works as it always has. A checkout is the nearest folder, from the current one upwards, that
+//! holds `Cargo.toml`, `cases/`, `adapters/` and `harness/Cargo.toml` naming the `robotstxt-test`
+//! package.
 //!
-//! The embedded corpus is read straight from memory ([`embedded_cases`]). The embedded adapters
-//! need real files to run and install from, so [`materialise`] writes them, once per build of
-//! this crate, into the cache folder, with a workspace manifest of its own so that the Rust
-//! adapters build there as they do in a checkout.
+//! The embedded adapters need real files to run and install from, so [`materialise`] writes them
+//! with the corpus, once per build of this crate, into the cache folder, with a workspace manifest
+//! of its own so that the Rust adapters build there as they do in a checkout.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use include_dir::{include_dir, Dir, DirEntry};
-
-use crate::cases::{parse_file, Case, CaseError};
-use crate::located::LocatedError;
+use robotstxt_suite::embedded::{case_files, VERSION};
 
 static EMBEDDED: Dir<'static> = include_dir!("$OUT_DIR/suite");
-
-/// This crate's version.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-/// The commit the embedded suite was built from, or `unknown`.
-pub const COMMIT: &str = env!("ROBOTSTXT_TEST_SUITE_COMMIT");
-/// Whether the embedded suite's files differed from [`COMMIT`] when it was built.
-pub const MODIFIED: bool = const_str_is_true(env!("ROBOTSTXT_TEST_SUITE_MODIFIED"));
-
-const fn const_str_is_true(value: &str) -> bool {
-    matches!(value.as_bytes(), b"true")
-}
-
-/// Names the embedded suite, as `run`, `report` and `survey` show it.
-pub fn embedded_description() -> String {
-    let changes = if MODIFIED { " with local changes" } else { "" };
-    format!("embedded (robotstxt-test {VERSION}, suite commit {COMMIT}{changes})")
-}
 
 /// The checkout of this repository that `start` is in, if any.
 pub fn find_checkout(start: &Path) -> Option<PathBuf> {
@@ -61,8 +42,8 @@ fn is_checkout(dir: &Path) -> bool {
             .is_ok_and(|text| text.contains("name = \"robotstxt-test\""))
 }
 
-/// Every embedded file below `folder` (`cases`, `adapters`), with its path under the suite root,
-/// sorted by path.
+/// Every embedded file below `folder` (`adapters`), with its path under the suite root, sorted by
+/// path.
 fn files_under(folder: &str) -> Vec<(&'static Path, &'static [u8])> {
     let mut files = Vec::new();
     let mut pending: Vec<&Dir<'static>> = EMBEDDED.get_dir(folder).into_iter().collect();
@@ -78,63 +59,6 @@ fn files_under(folder: &str) -> Vec<(&'static Path, &'static [u8])> {
     files
 }
 
-/// The embedded corpus, parsed: the same cases, in the same order, as loading `cases/` of the
-/// checkout it was built from. Case files are named `cases/<file>`.
-pub fn embedded_cases() -> Result<Vec<Case>, Vec<CaseError>> {
-    let mut cases = Vec::new();
-    let mut errors = Vec::new();
-    for (path, bytes) in files_under("cases") {
-        if path.extension().is_none_or(|e| e != "yaml") {
-            continue;
-        }
-        let relative = path
-            .strip_prefix("cases")
-            .unwrap_or(path)
-            .with_extension("");
-        let group: Vec<_> = relative
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect();
-        let parsed = std::str::from_utf8(bytes)
-            .map_err(|e| LocatedError::new(path, None, format!("not UTF-8: {e}")))
-            .and_then(|text| parse_file(text, path, &group.join("/")));
-        match parsed {
-            Ok(file_cases) => cases.extend(file_cases),
-            Err(e) => errors.push(e),
-        }
-    }
-    if errors.is_empty() {
-        Ok(cases)
-    } else {
-        Err(errors)
-    }
-}
-
-/// Writes the embedded corpus into `dir` (new or empty), byte for byte as `cases/`; returns how
-/// many files it wrote.
-pub fn export_cases(dir: &Path) -> Result<usize, String> {
-    let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
-    if let Ok(mut entries) = std::fs::read_dir(dir) {
-        if entries.next().is_some() {
-            return Err(format!(
-                "{}: not empty; cases export writes into a new or empty folder",
-                dir.display()
-            ));
-        }
-    } else if dir.exists() {
-        return Err(format!("{}: not a folder", dir.display()));
-    }
-    let files = files_under("cases");
-    for (path, bytes) in &files {
-        let target = dir.join(path.strip_prefix("cases").unwrap_or(path));
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
-        }
-        std::fs::write(&target, bytes).map_err(|e| fail(&target, e))?;
-    }
-    Ok(files.len())
-}
-
 /// Marks a materialised suite as complete; written last.
 const COMPLETE: &str = ".complete";
 
@@ -146,7 +70,7 @@ const COMPLETE: &str = ".complete";
 /// never looks complete. A folder of that name without its `.complete` marker was changed by
 /// something else: it is reported, never removed.
 pub fn materialise(cache: &Path) -> Result<PathBuf, String> {
-    let mut files = files_under("cases");
+    let mut files = case_files();
     files.extend(files_under("adapters"));
     let mut hasher = DefaultHasher::new();
     files.hash(&mut hasher);
@@ -249,16 +173,6 @@ fn workspace_manifest() -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_embedded_corpus_is_the_checkouts() {
-        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
-        let on_disk = crate::cases::load_corpus(&[checkout]).expect("the corpus loads");
-        let embedded = embedded_cases().expect("the embedded corpus loads");
-        let ids = |cases: &[Case]| cases.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
-        assert_eq!(ids(&embedded), ids(&on_disk));
-        assert!(embedded.iter().all(|c| c.file.starts_with("cases")));
-    }
 
     #[test]
     fn the_materialised_workspace_builds_only_what_it_carries() {

@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use robotstxt_suite::cases::{load_corpus, Case};
+use robotstxt_suite::engine::ClaimedProfile;
+use robotstxt_suite::run::{run_cases, Outcome, Scoring};
 use robotstxt_test::adapter::{self, Availability, Limits};
-use robotstxt_test::cases::{load_corpus, Case};
-use robotstxt_test::engine::ClaimedProfile;
-use robotstxt_test::run::{run_cases, Outcome, Scoring};
 
 const CORPUS: &str = r#"cases:
   - name: plain

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use robotstxt_test::cases::load_corpus;
+use robotstxt_suite::cases::load_corpus;
 
 /// Loads `yaml` as `bad.yaml` in a fresh corpus folder and returns the one error, as displayed.
 fn error_of(yaml: &str) -> String {

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use robotstxt_suite::cases::{load_corpus, Case};
+use robotstxt_suite::engine::Engine;
+use robotstxt_suite::run::{run_cases, CheckResult, Outcome, Scoring};
 use robotstxt_test::adapter::{AdapterProcess, Limits};
-use robotstxt_test::cases::{load_corpus, Case};
-use robotstxt_test::engine::Engine;
-use robotstxt_test::run::{run_cases, CheckResult, Outcome, Scoring};
 
 fn chaos(mode: &str, limits: Limits) -> AdapterProcess {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/chaos.py");

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use libtest_mimic::{Arguments, Failed, Trial};
 use robotstxt_reference::Profile;
 use robotstxt_reference::Verdict::{self, Allowed, Disallowed};
-use robotstxt_test::cases::{load_corpus, Case, Check, Expected};
-use robotstxt_test::engine::ReferenceEngine;
-use robotstxt_test::output::blocks::failure_block;
-use robotstxt_test::run::{run_case, Outcome, Scoring};
+use robotstxt_suite::blocks::failure_block;
+use robotstxt_suite::cases::{load_corpus, Case, Check, Expected};
+use robotstxt_suite::engine::ReferenceEngine;
+use robotstxt_suite::run::{run_case, Outcome, Scoring};
 
 fn main() {
     let args = Arguments::from_args();

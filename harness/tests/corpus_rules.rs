@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use robotstxt_reference::Profile;
-use robotstxt_test::cases::{load_corpus, Ruling};
-use robotstxt_test::engine::{is_product_token, product_token};
+use robotstxt_suite::cases::{load_corpus, Ruling};
+use robotstxt_suite::engine::{is_product_token, product_token};
 
 /// RFC 9309 §2.2.1 says which characters a product token holds, not how a caller derives one
 /// from `FooBot/2.1`; so under rfc9309 no scored check's agent is anything but a product token.

@@ -5,12 +5,12 @@ use std::time::{Duration, Instant};
 use robotstxt_reference::lines::{field_is, lines, LineKind};
 use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
-use robotstxt_test::cases::{load_corpus, Ruling};
-use robotstxt_test::engine::{Engine, Failure, Handshake, Query, Reply};
+use robotstxt_suite::cases::{load_corpus, Ruling};
+use robotstxt_suite::engine::{Engine, Failure, Handshake, Query, Reply};
+use robotstxt_suite::run::{run_cases, Outcome, Scoring};
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::session::{finding_case, fuzz, Event, Finding, Settings, Stats};
 use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Judgement, Oracle};
-use robotstxt_test::run::{run_cases, Outcome, Scoring};
 
 /// A 1994 parser with one planted bug: on a body holding a CR LF, when some Disallow value holds
 /// an `x`, every verdict is the reverse of the reference's.

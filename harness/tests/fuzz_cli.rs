@@ -122,7 +122,7 @@ fn minimize_prints_a_case() {
         "{yaml}{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let cases = robotstxt_test::cases::parse_file(&yaml, Path::new("min.yaml"), "min").unwrap();
+    let cases = robotstxt_suite::cases::parse_file(&yaml, Path::new("min.yaml"), "min").unwrap();
     assert!(cases[0].robots.len() < 60, "{yaml}");
     // No disagreement at all: an error, exit code 2.
     let agree = robotstxt_test(&[

@@ -303,7 +303,7 @@ fn a_report_names_its_suite_and_the_command_that_made_it() {
     let dir = s.path("out");
     let data: serde_json::Value = serde_json::from_str(&read(&dir, "results.json")).unwrap();
     let commit = data["suite_commit"].as_str().unwrap();
-    assert_eq!(commit, robotstxt_test::suite::COMMIT);
+    assert_eq!(commit, robotstxt_suite::embedded::COMMIT);
     assert_ne!(
         commit, "unknown",
         "the binary was built from a git checkout"

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use robotstxt_reference::{Profile, Verdict};
-use robotstxt_test::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
+use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
 
 /// The reference under RFC 9309 claiming to implement the 1994 text: it disagrees with the

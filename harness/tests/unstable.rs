@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use robotstxt_suite::cases::{load_corpus, Case};
+use robotstxt_suite::expectations::gate::{judge, updated, Status};
+use robotstxt_suite::expectations::{ExpectationFile, Listed};
+use robotstxt_suite::reask::{reask, REASKS};
+use robotstxt_suite::run::{run_cases, Outcome, Scoring};
 use robotstxt_test::adapter::{AdapterProcess, Limits};
-use robotstxt_test::cases::{load_corpus, Case};
-use robotstxt_test::expectations::gate::{judge, updated, Status};
-use robotstxt_test::expectations::{ExpectationFile, Listed};
-use robotstxt_test::reask::{reask, REASKS};
-use robotstxt_test::run::{run_cases, Outcome, Scoring};
 
 fn corpus(dir: &Path) -> Vec<Case> {
     let yaml = "cases:\n  - name: one\n    spec: test\n    robots: \"User-agent: *\\n\"\n    checks:\n      - { agent: FooBot, path: /a, expect: allowed }\n";

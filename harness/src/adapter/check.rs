@@ -15,8 +15,8 @@ use serde_json::{json, Map, Value};
 use super::manifest::Manifest;
 use super::process::{parse_reply, Live, ReadEvent, PROTOCOL_VERSION};
 use super::{disagreement, Limits};
-use crate::engine::{Failure, Fault, Handshake, Reply, CLAIMABLE_PROFILES};
-use crate::local_url::full_url;
+use robotstxt_suite::engine::{Failure, Fault, Handshake, Reply, CLAIMABLE_PROFILES};
+use robotstxt_suite::local_url::full_url;
 
 /// The sections of PROTOCOL.md a finding can cite, spelt as their headings.
 pub mod section {
@@ -92,7 +92,7 @@ impl Exchange {
             .queries
             .iter()
             .map(|(agent, path)| {
-                json!({"agent": agent, "product_token": crate::engine::product_token(agent), "path": path, "url": full_url(path)})
+                json!({"agent": agent, "product_token": robotstxt_suite::engine::product_token(agent), "path": path, "url": full_url(path)})
             })
             .collect();
         let request = json!({

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::cache::Places;
-use crate::engine::CLAIMABLE_PROFILES;
-use crate::located::LocatedError;
+use robotstxt_suite::engine::CLAIMABLE_PROFILES;
+use robotstxt_suite::located::LocatedError;
 
 /// An adapter's manifest, as written in its folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ pub use manifest::{discover, Adapter, Manifest};
 pub use process::{AdapterProcess, Direction, Limits, Transcript};
 
 use crate::cache::Places;
-use crate::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
+use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 
 /// Starts an adapter, installing its setup steps first when they are missing. When it cannot
 /// run, the result is an engine that answers every batch as unavailable, with the reason, so that

@@ -27,9 +27,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::holders;
-use crate::engine::{Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest};
 use crate::limits::cap_text;
 use crate::signals::{self, Running};
+use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest};
 
 /// The protocol version this harness speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -233,9 +233,9 @@ fn encode_check(id: &str, robots: &[u8], queries: &[Query]) -> Vec<u8> {
             .iter()
             .map(|q| WireQuery {
                 agent: &q.agent,
-                product_token: crate::engine::product_token(&q.agent),
+                product_token: robotstxt_suite::engine::product_token(&q.agent),
                 path: &q.path,
-                url: crate::local_url::full_url(&q.path),
+                url: robotstxt_suite::local_url::full_url(&q.path),
             })
             .collect(),
     };
@@ -625,17 +625,6 @@ impl Live {
         let _ = self.child.kill();
         let _ = self.child.wait();
         signals::release(self.running);
-    }
-}
-
-impl Fault {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Fault::Crash => "crash",
-            Fault::Timeout => "timeout",
-            Fault::ProtocolError => "protocol-error",
-            Fault::Unavailable => "unavailable",
-        }
     }
 }
 

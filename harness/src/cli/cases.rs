@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use robotstxt_test::suite;
+use robotstxt_suite::embedded;
 
 use super::Exit;
 
@@ -23,10 +23,10 @@ enum Action {
 pub fn execute(args: Args) -> Result<Exit, String> {
     match args.action {
         Action::Export { dir } => {
-            let written = suite::export_cases(&dir)?;
+            let written = embedded::export_cases(&dir)?;
             println!(
                 "wrote {written} files of the {} corpus into {}",
-                suite::embedded_description(),
+                embedded::embedded_description(),
                 dir.display()
             );
             Ok(Exit::Ok)

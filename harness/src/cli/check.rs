@@ -4,8 +4,8 @@ use std::io::Read;
 use std::path::PathBuf;
 
 use robotstxt_reference::{Profile, Robots};
-use robotstxt_test::local_url;
-use robotstxt_test::visible::shown;
+use robotstxt_suite::local_url;
+use robotstxt_suite::visible::shown;
 
 use super::{parse_profile, Exit};
 

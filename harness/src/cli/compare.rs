@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
+use robotstxt_suite::engine::Query;
+use robotstxt_suite::local_url;
 use robotstxt_test::adapter;
 use robotstxt_test::compare::{render, Comparison};
-use robotstxt_test::engine::Query;
-use robotstxt_test::local_url;
 
 use super::check::read_body;
 use super::select::AdapterArgs;

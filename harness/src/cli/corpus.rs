@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use robotstxt_test::cases::{load_corpus, Case, CaseError};
+use robotstxt_suite::cases::{load_corpus, Case, CaseError};
+use robotstxt_suite::embedded;
 use robotstxt_test::{cache, suite};
 
 use super::select::AdapterArgs;
@@ -31,14 +32,14 @@ pub fn load(explicit: &[PathBuf]) -> Result<Corpus, String> {
             // this binary (whatever folder --cases names, the reports name the suite it came with).
             let commit = match &checkout {
                 Some(root) => robotstxt_test::report::suite_commit(root),
-                None => (suite::COMMIT.to_owned(), suite::MODIFIED),
+                None => (embedded::COMMIT.to_owned(), embedded::MODIFIED),
             };
             (load_corpus(&paths), shown.join(", "), commit)
         }
         (true, None) => (
-            suite::embedded_cases(),
-            suite::embedded_description(),
-            (suite::COMMIT.to_owned(), suite::MODIFIED),
+            embedded::embedded_cases(),
+            embedded::embedded_description(),
+            (embedded::COMMIT.to_owned(), embedded::MODIFIED),
         ),
     };
     let cases = loaded.map_err(|errors| problems(&errors))?;

@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::lines::raw_lines;
+use robotstxt_suite::visible::shown;
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
 use robotstxt_test::limits;
-use robotstxt_test::visible::shown;
 
 use super::corpus;
 use super::select::{seconds_in_range, AdapterArgs, Opened};

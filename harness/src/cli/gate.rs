@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::expectations::{gate, ExpectationFile};
+use robotstxt_suite::run::CheckResult;
 use robotstxt_test::atomic::write_atomic;
-use robotstxt_test::cases::Case;
-use robotstxt_test::expectations::{gate, ExpectationFile};
-use robotstxt_test::run::CheckResult;
 
 use super::select::Opened;
 

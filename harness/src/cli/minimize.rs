@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 
 use robotstxt_reference::Verdict;
-use robotstxt_test::engine::{Query, Reply};
+use robotstxt_suite::engine::{Query, Reply};
+use robotstxt_suite::visible::shown;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::finding_case;
 use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Judgement, Oracle};
-use robotstxt_test::visible::shown;
 
 use super::select::AdapterArgs;
 use super::Exit;

@@ -5,16 +5,16 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
-use robotstxt_test::cases::Case;
-use robotstxt_test::engine::{ClaimedProfile, Engine, ReferenceEngine};
-use robotstxt_test::expectations::gate::{judge, Judged};
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
+use robotstxt_suite::expectations::gate::{judge, Judged};
+use robotstxt_suite::reask::reask;
+use robotstxt_suite::run::{Outcome, Scoring};
+use robotstxt_suite::visible::shown;
 use robotstxt_test::output::grouped::human_grouped;
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::output::{junit, summary};
-use robotstxt_test::reask::reask;
-use robotstxt_test::run::{Outcome, Scoring};
 use robotstxt_test::side_by_side::run_engines;
-use robotstxt_test::visible::shown;
 
 use super::corpus;
 use super::gate::{self, GateArgs};
@@ -209,7 +209,7 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
 
 /// What to try when an adapter never answered: check a command step by step, or install a named
 /// adapter.
-fn next_step(handshake: &robotstxt_test::engine::Handshake) -> String {
+fn next_step(handshake: &robotstxt_suite::engine::Handshake) -> String {
     let name = &handshake.name;
     if name.contains([' ', '/']) {
         format!(

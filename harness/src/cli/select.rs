@@ -4,9 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_suite::embedded;
+use robotstxt_suite::engine::Engine;
 use robotstxt_test::adapter::{self, Adapter, Limits};
 use robotstxt_test::cache::{self, Places};
-use robotstxt_test::engine::Engine;
 use robotstxt_test::limits;
 use robotstxt_test::report::About;
 use robotstxt_test::suite;
@@ -101,7 +102,11 @@ impl AdapterArgs {
                 AdapterSource {
                     places: Places::in_cache(&cache, &materialised, true),
                     dir: materialised.join("adapters"),
-                    shown: format!("{}, in {}", suite::embedded_description(), cache.display()),
+                    shown: format!(
+                        "{}, in {}",
+                        embedded::embedded_description(),
+                        cache.display()
+                    ),
                 }
             }
         };

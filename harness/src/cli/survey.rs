@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_suite::visible::shown;
 use robotstxt_test::limits::MAX_SURVEY_FILE;
 use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
-use robotstxt_test::visible::shown;
 
 use super::corpus;
 use super::select::AdapterArgs;

@@ -13,7 +13,7 @@ use robotstxt_reference::Profile;
 use serde_json::{json, Value};
 
 use super::{Cell, Comparison, Mark};
-use crate::engine::Query;
+use robotstxt_suite::engine::Query;
 
 /// What the marks mean, printed under every table.
 pub const LEGEND: &str = "✗ differs from the reference under the adapter's profile · \

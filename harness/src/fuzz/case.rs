@@ -125,7 +125,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::parse_file;
+    use robotstxt_suite::cases::parse_file;
     use std::path::Path;
 
     #[test]

@@ -9,7 +9,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use super::document::Document;
 use super::emit::render;
 use super::queries::queries_for;
-use crate::engine::Query;
+use robotstxt_suite::engine::Query;
 
 /// Most queries asked about one body: enough to batch well, few enough to keep bodies varied.
 pub const MAX_QUERIES: usize = 48;

@@ -13,7 +13,7 @@ use robotstxt_reference::Verdict;
 
 use super::candidate::Candidate;
 use super::oracle::{Judgement, Oracle};
-use crate::engine::{Engine, Query, Reply};
+use robotstxt_suite::engine::{Engine, Query, Reply};
 
 /// Answers "does this candidate keep the disagreement?" for a batch of candidates.
 pub trait CandidateJudge {

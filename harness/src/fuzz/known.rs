@@ -12,9 +12,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::candidate::Candidate;
-use crate::cases::{load_corpus, Case};
-use crate::expectations::ExpectationFile;
 use robotstxt_reference::Verdict;
+use robotstxt_suite::cases::{load_corpus, Case};
+use robotstxt_suite::expectations::ExpectationFile;
 
 /// What makes two cases the same disagreement.
 type Key = (Vec<u8>, String, String);
@@ -87,7 +87,7 @@ impl Known {
         if out.is_dir() {
             for case in load(&[out.to_owned()])? {
                 for check in &case.checks {
-                    if let Some(crate::cases::Ruling::Is(v)) =
+                    if let Some(robotstxt_suite::cases::Ruling::Is(v)) =
                         check.expect.scored_under(None).map(|(_, e)| e)
                     {
                         known.shapes.insert((shape(&case.robots), v));

@@ -11,7 +11,7 @@ use std::fmt;
 use robotstxt_reference::open_points::{open_points, OpenPoint};
 use robotstxt_reference::{Profile, Robots, Verdict};
 
-use crate::engine::{ClaimedProfile, Handshake, Query};
+use robotstxt_suite::engine::{ClaimedProfile, Handshake, Query};
 
 /// Judges verdicts against the reference under one profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 use arbitrary::Unstructured;
 use robotstxt_reference::lines::{field_is, lines, LineKind};
 
-use crate::engine::Query;
+use robotstxt_suite::engine::Query;
 
 /// An agent no record is written for.
 const STRANGER: &str = "OtherBot";

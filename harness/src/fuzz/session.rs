@@ -19,7 +19,7 @@ use super::judge::EngineJudge;
 use super::known::Known;
 use super::oracle::{Judgement, Oracle, Signature};
 use super::reduce::reduce;
-use crate::engine::{Engine, Handshake, Query, Reply};
+use robotstxt_suite::engine::{Engine, Handshake, Query, Reply};
 
 /// What to run.
 #[derive(Debug, Clone)]

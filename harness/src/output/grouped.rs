@@ -1,14 +1,14 @@
 //! `run`'s default text: the counts first, then the non-passes grouped by cause
-//! ([`crate::grouping`]), each group with one check in full and the ids of the others. It fits
+//! ([`robotstxt_suite::grouping`]), each group with one check in full and the ids of the others. It fits
 //! on a screen or two where the block-per-check text (`--verbose`) runs to thousands of lines.
 
 use std::fmt::Write as _;
 
-use crate::cases::Case;
-use crate::engine::Handshake;
-use crate::grouping::{self, Group};
-use crate::output::blocks::failure_block;
-use crate::run::CheckResult;
+use robotstxt_suite::blocks::failure_block;
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::engine::Handshake;
+use robotstxt_suite::grouping::{self, Group};
+use robotstxt_suite::run::CheckResult;
 
 /// Width the lists of check ids are wrapped to.
 const WIDTH: usize = 110;

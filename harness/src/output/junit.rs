@@ -12,12 +12,12 @@
 
 use std::fmt::Write as _;
 
-use crate::cases::Case;
-use crate::expectations::gate::Status;
-use crate::output::blocks::failure_block;
 use crate::output::markup::xml;
 use crate::output::EngineRun;
-use crate::run::Outcome;
+use robotstxt_suite::blocks::failure_block;
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::expectations::gate::Status;
+use robotstxt_suite::run::Outcome;
 
 /// How one testcase is reported.
 enum Verdict {
@@ -156,7 +156,7 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
     (suite, counts)
 }
 
-fn plain_verdict(case: &Case, result: &crate::run::CheckResult) -> Verdict {
+fn plain_verdict(case: &Case, result: &robotstxt_suite::run::CheckResult) -> Verdict {
     let expected = result
         .expected
         .map_or_else(|| "nothing".to_owned(), |e| e.to_string());
@@ -184,7 +184,7 @@ fn gated_verdict(
     run: &EngineRun<'_>,
     case: &Case,
     index: usize,
-    expectations: &crate::expectations::ExpectationFile,
+    expectations: &robotstxt_suite::expectations::ExpectationFile,
     status: Status,
     strict: bool,
 ) -> Verdict {

@@ -1,9 +1,8 @@
-//! What `run` prints and writes: a JSON document per engine and the human text (here), the
-//! blocks of text that show a case and a result to people ([`blocks`]), a Markdown summary for CI
-//! job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every writer uses
-//! ([`markup`]).
+//! What `run` prints and writes: a JSON document per engine and the human text (here, with the
+//! blocks of text that show a case and a result to people from `robotstxt_suite::blocks`), a
+//! Markdown summary for CI job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every
+//! writer uses ([`markup`]).
 
-pub mod blocks;
 pub mod grouped;
 pub mod junit;
 pub mod markup;
@@ -12,14 +11,14 @@ pub mod summary;
 use robotstxt_reference::Profile;
 use serde::Serialize;
 
-use crate::cases::Case;
-use crate::engine::Handshake;
-use crate::expectations::gate::{Judged, Status, Tally};
-use crate::expectations::ExpectationFile;
-use crate::output::blocks::{decision_diff, failure_block};
 use crate::repeats::ShownOnce;
-use crate::run::{CheckResult, Outcome, Summary};
-use crate::visible::shown;
+use robotstxt_suite::blocks::{decision_diff, failure_block};
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::engine::Handshake;
+use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
+use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::run::{CheckResult, Outcome, Summary};
+use robotstxt_suite::visible::shown;
 
 /// One engine's run as every output format sees it: who answered, the results, and the
 /// expectation file it was judged against, if any.

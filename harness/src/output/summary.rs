@@ -6,11 +6,11 @@
 
 use std::fmt::Write as _;
 
-use crate::cases::Case;
-use crate::expectations::gate::Status;
 use crate::output::markup::{md, md_cell, md_code};
 use crate::output::EngineRun;
-use crate::run::{Outcome, Summary};
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::expectations::gate::Status;
+use robotstxt_suite::run::{Outcome, Summary};
 
 /// Listed checks per section before the rest is only counted.
 const MAX_LISTED: usize = 30;

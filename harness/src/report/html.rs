@@ -6,7 +6,7 @@
 //! [`markup::json_in_script`], and the page's script puts case content into the document with
 //! `textContent` only, so a robots.txt holding `<script>` or `"><img onerror=...>` shows as text.
 //! Bodies are shown with their bytes made visible by
-//! [`visible_body`](crate::output::blocks::visible_body), and each check carries the reference's
+//! [`visible_body`](robotstxt_suite::blocks::visible_body), and each check carries the reference's
 //! explanation under every profile.
 
 use std::borrow::Cow;
@@ -15,16 +15,16 @@ use std::collections::BTreeMap;
 use robotstxt_reference::{Profile, Robots};
 use serde::Serialize;
 
-use crate::output::blocks::visible_body;
 use crate::output::markup;
-use crate::run::Outcome;
-use crate::visible::shown;
+use robotstxt_suite::blocks::visible_body;
+use robotstxt_suite::run::Outcome;
+use robotstxt_suite::visible::shown;
 
 use super::json::expect_map;
 use super::matrix;
 use super::versions;
 use super::Report;
-use crate::grouping;
+use robotstxt_suite::grouping;
 
 const TEMPLATE: &str = include_str!("page.html");
 const PLACEHOLDER: &str = "/*DATA*/";
@@ -45,7 +45,7 @@ struct PageData<'a> {
     rows: Vec<Vec<usize>>,
     /// One parser at two versions: the checks they answered differently.
     versions: Vec<VersionData>,
-    /// Every cause of a non-pass, as [`crate::grouping`] names them.
+    /// Every cause of a non-pass, as [`robotstxt_suite::grouping`] names them.
     causes: Vec<String>,
 }
 

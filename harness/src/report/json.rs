@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use base64::Engine as _;
 use serde::Serialize;
 
-use crate::cases::{Case, Ruling};
-use crate::engine::Handshake;
-use crate::run::{CheckResult, Outcome};
+use robotstxt_suite::cases::{Case, Ruling};
+use robotstxt_suite::engine::Handshake;
+use robotstxt_suite::run::{CheckResult, Outcome};
 
 use super::matrix::{self, Cell};
 use super::{AdapterRun, Report};
@@ -146,7 +146,7 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
 
 /// A check's expectation per profile, with a single `allowed`/`disallowed` spelled out for
 /// every profile.
-pub fn expect_map(expect: &crate::cases::Expected) -> BTreeMap<&'static str, String> {
+pub fn expect_map(expect: &robotstxt_suite::cases::Expected) -> BTreeMap<&'static str, String> {
     robotstxt_reference::Profile::ALL
         .iter()
         .filter_map(|&p| {

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use robotstxt_reference::Profile;
 
-use crate::cases::Case;
-use crate::run::{CheckResult, Outcome};
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::run::{CheckResult, Outcome};
 
 use super::{AdapterRun, Report};
 
@@ -189,7 +189,7 @@ pub fn expected_letters(case: &Case, profile: Profile) -> String {
     case.checks
         .iter()
         .map(|c| match c.expect.scored_under(Some(profile)) {
-            Some((_, crate::cases::Ruling::Is(v))) => letter(v.as_str()),
+            Some((_, robotstxt_suite::cases::Ruling::Is(v))) => letter(v.as_str()),
             _ => '?',
         })
         .collect()
@@ -203,9 +203,9 @@ mod tests {
     use robotstxt_reference::Verdict::{Allowed, Disallowed};
 
     use super::*;
-    use crate::cases::parse_file;
-    use crate::engine::{Failure, Fault, Handshake, Reply};
-    use crate::run::{score, Scoring};
+    use robotstxt_suite::cases::parse_file;
+    use robotstxt_suite::engine::{Failure, Fault, Handshake, Reply};
+    use robotstxt_suite::run::{score, Scoring};
 
     const CORPUS: &str = r#"cases:
   - name: one

@@ -22,12 +22,14 @@ use std::time::{Duration, Instant};
 
 use robotstxt_reference::Profile;
 
-use crate::cases::Case;
-use crate::engine::{ClaimedProfile, Engine, Failure, Handshake, Query, Reply, SharedRequest};
-use crate::reask::reask;
-use crate::run::{self, CheckResult, Outcome, Scoring};
 use crate::side_by_side;
 use crate::swap::replace_files;
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::engine::{
+    ClaimedProfile, Engine, Failure, Handshake, Query, Reply, SharedRequest,
+};
+use robotstxt_suite::reask::reask;
+use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
 
 /// Everything a report shows.
 #[derive(Debug, Clone)]

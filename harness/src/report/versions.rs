@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 
 use robotstxt_reference::Verdict;
 
-use crate::run::{CheckResult, Outcome};
+use robotstxt_suite::run::{CheckResult, Outcome};
 
 use super::{AdapterRun, Report};
 

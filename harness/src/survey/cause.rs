@@ -22,10 +22,10 @@ use robotstxt_reference::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Engine;
 use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
-use crate::grouping::allow_matches;
-use crate::output::blocks::visible_text;
+use robotstxt_suite::blocks::visible_text;
+use robotstxt_suite::engine::Engine;
+use robotstxt_suite::grouping::allow_matches;
 
 use super::probes::{Probe, ProbeKind};
 

@@ -128,7 +128,7 @@ fn read_folder(
                 return Ok(false);
             }
         } else if path.is_file() {
-            let item = match crate::walk::read_regular(&path, MAX_SURVEY_FILE) {
+            let item = match robotstxt_suite::walk::read_regular(&path, MAX_SURVEY_FILE) {
                 Ok(body) => Item::File(CorpusFile { name, body }),
                 Err(e) if e.kind() == io::ErrorKind::InvalidData => Item::Oversized(Oversized {
                     name,

@@ -31,8 +31,10 @@ use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{ClaimedProfile, Engine, Fault, Handshake, Query, Reply, SharedRequest};
 use crate::side_by_side::{side_by_side, Worker};
+use robotstxt_suite::engine::{
+    ClaimedProfile, Engine, Fault, Handshake, Query, Reply, SharedRequest,
+};
 
 use self::cause::{Example, FileMarks};
 use self::corpus::{read_corpus, CorpusFile};

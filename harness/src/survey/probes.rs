@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use robotstxt_reference::lines::{field_is, lines, LineKind};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Query;
+use robotstxt_suite::engine::Query;
 
 /// The robot that no file names: it gets the `*` record.
 pub const GENERIC_AGENT: &str = "FooBot";

@@ -74,6 +74,17 @@ pub enum Fault {
     Unavailable,
 }
 
+impl Fault {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fault::Crash => "crash",
+            Fault::Timeout => "timeout",
+            Fault::ProtocolError => "protocol-error",
+            Fault::Unavailable => "unavailable",
+        }
+    }
+}
+
 /// A [`Fault`] and what is known about it (the adapter's stderr tail, the bad line, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {

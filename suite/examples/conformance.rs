@@ -1,8 +1,9 @@
 //! A Rust parser's `tests/conformance.rs`: the robotstxt-test corpus in its own `cargo test`, one
-//! test per case (set `harness = false` for it in Cargo.toml). The reference stands in for the
+//! test per case (dev-dependencies `robotstxt-suite` with its `conformance` feature, and
+//! `libtest-mimic`; set `harness = false` for it in Cargo.toml). The reference stands in for the
 //! parser under test; put yours in `check`.
-use robotstxt_reference::{Profile, Robots, Verdict};
-use robotstxt_test::engine::{Engine, Failure, Handshake, Query, Reply};
+use robotstxt_suite::reference::Robots;
+use robotstxt_suite::{Engine, Failure, Handshake, Profile, Query, Reply, Verdict};
 
 struct MyParser(Handshake);
 
@@ -30,6 +31,6 @@ fn main() {
         profile: "rfc9309".into(), // the profile whose expectations it is scored against
     };
     let make = move || MyParser(handshake.clone());
-    let trials = robotstxt_test::conformance::trials(make).expect("the corpus loads");
+    let trials = robotstxt_suite::conformance::trials(make).expect("the corpus loads");
     libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit();
 }

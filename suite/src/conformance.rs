@@ -2,16 +2,16 @@
 //! per case, each running every check of the case through an [`Engine`] and scoring it under the
 //! profile the engine's handshake claims, as `run` does. Open points are run but never scored.
 //!
-//! A parser crate adds `robotstxt-test` and `libtest-mimic` as dev-dependencies and a
-//! `tests/conformance.rs` with `harness = false` (`examples/conformance.rs` is one, tested by this
-//! crate's `cargo test`):
+//! A parser crate adds `robotstxt-suite` (with its `conformance` feature, which brings
+//! `libtest-mimic`) and `libtest-mimic` as dev-dependencies and a `tests/conformance.rs` with
+//! `harness = false` (`examples/conformance.rs` is one, tested by this crate's `cargo test`):
 //!
 //! ```no_run
-//! # use robotstxt_test::engine::{Engine, ReferenceEngine};
-//! # fn my_engine() -> ReferenceEngine { ReferenceEngine::new(robotstxt_reference::Profile::Rfc9309) }
+//! # use robotstxt_suite::{Engine, Profile, ReferenceEngine};
+//! # fn my_engine() -> ReferenceEngine { ReferenceEngine::new(Profile::Rfc9309) }
 //! fn main() {
 //!     let args = libtest_mimic::Arguments::from_args();
-//!     let trials = robotstxt_test::conformance::trials(my_engine).expect("the corpus loads");
+//!     let trials = robotstxt_suite::conformance::trials(my_engine).expect("the corpus loads");
 //!     libtest_mimic::run(&args, trials).exit();
 //! }
 //! ```
@@ -20,11 +20,11 @@
 
 use libtest_mimic::{Failed, Trial};
 
+use crate::blocks::failure_block;
 use crate::cases::{Case, CaseError};
+use crate::embedded;
 use crate::engine::{ClaimedProfile, Engine};
-use crate::output::blocks::failure_block;
 use crate::run::{run_case, Outcome, Scoring};
-use crate::suite;
 
 /// One test per case of the corpus this crate carries, each on an engine from `make`.
 pub fn trials<E, F>(make: F) -> Result<Vec<Trial>, Vec<CaseError>>
@@ -32,7 +32,7 @@ where
     E: Engine + 'static,
     F: Fn() -> E + Clone + Send + Sync + 'static,
 {
-    let cases = suite::embedded_cases()?;
+    let cases = embedded::embedded_cases()?;
     Ok(cases
         .into_iter()
         .map(|case| {
@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn one_test_per_case_passing_for_the_reference_and_failing_for_a_wrong_parser() {
-        let cases = suite::embedded_cases().unwrap();
+        let cases = embedded::embedded_cases().unwrap();
         let made = trials(|| ReferenceEngine::new(Profile::Rfc9309)).unwrap();
         let names: Vec<&str> = made.iter().map(Trial::name).collect();
         let ids: Vec<&str> = cases.iter().map(|c| c.id.as_str()).collect();

@@ -1,0 +1,121 @@
+//! The case corpus this crate carries: `cases/` embedded at build time (with `include_dir`; see
+//! `build.rs`), so that a parser's own `cargo test` and the installed `robotstxt-test` need no
+//! checkout, and the commit it was built from.
+//!
+//! The corpus is read straight from memory ([`embedded_cases`]); [`export_cases`] writes it out as
+//! files, and [`case_files`] hands its bytes to whoever writes the whole suite into a cache folder.
+
+use std::path::Path;
+
+use include_dir::{include_dir, Dir, DirEntry};
+
+use crate::cases::{parse_file, Case, CaseError};
+use crate::located::LocatedError;
+
+static EMBEDDED: Dir<'static> = include_dir!("$OUT_DIR/suite");
+
+/// This crate's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The commit the embedded suite was built from, or `unknown`.
+pub const COMMIT: &str = env!("ROBOTSTXT_TEST_SUITE_COMMIT");
+/// Whether the embedded suite's files differed from [`COMMIT`] when it was built.
+pub const MODIFIED: bool = const_str_is_true(env!("ROBOTSTXT_TEST_SUITE_MODIFIED"));
+
+const fn const_str_is_true(value: &str) -> bool {
+    matches!(value.as_bytes(), b"true")
+}
+
+/// Names the embedded suite, as `run`, `report` and `survey` show it.
+pub fn embedded_description() -> String {
+    let changes = if MODIFIED { " with local changes" } else { "" };
+    format!("embedded (robotstxt-test {VERSION}, suite commit {COMMIT}{changes})")
+}
+
+/// Every embedded case file, with its path under the suite root (`cases/<file>`), sorted by
+/// path.
+pub fn case_files() -> Vec<(&'static Path, &'static [u8])> {
+    let mut files = Vec::new();
+    let mut pending: Vec<&Dir<'static>> = EMBEDDED.get_dir("cases").into_iter().collect();
+    while let Some(dir) = pending.pop() {
+        for entry in dir.entries() {
+            match entry {
+                DirEntry::Dir(dir) => pending.push(dir),
+                DirEntry::File(file) => files.push((file.path(), file.contents())),
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The embedded corpus, parsed: the same cases, in the same order, as loading `cases/` of the
+/// checkout it was built from. Case files are named `cases/<file>`.
+pub fn embedded_cases() -> Result<Vec<Case>, Vec<CaseError>> {
+    let mut cases = Vec::new();
+    let mut errors = Vec::new();
+    for (path, bytes) in case_files() {
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
+        let relative = path
+            .strip_prefix("cases")
+            .unwrap_or(path)
+            .with_extension("");
+        let group: Vec<_> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect();
+        let parsed = std::str::from_utf8(bytes)
+            .map_err(|e| LocatedError::new(path, None, format!("not UTF-8: {e}")))
+            .and_then(|text| parse_file(text, path, &group.join("/")));
+        match parsed {
+            Ok(file_cases) => cases.extend(file_cases),
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(cases)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Writes the embedded corpus into `dir` (new or empty), byte for byte as `cases/`; returns how
+/// many files it wrote.
+pub fn export_cases(dir: &Path) -> Result<usize, String> {
+    let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    if let Ok(mut entries) = std::fs::read_dir(dir) {
+        if entries.next().is_some() {
+            return Err(format!(
+                "{}: not empty; cases export writes into a new or empty folder",
+                dir.display()
+            ));
+        }
+    } else if dir.exists() {
+        return Err(format!("{}: not a folder", dir.display()));
+    }
+    let files = case_files();
+    for (path, bytes) in &files {
+        let target = dir.join(path.strip_prefix("cases").unwrap_or(path));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+        }
+        std::fs::write(&target, bytes).map_err(|e| fail(&target, e))?;
+    }
+    Ok(files.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_corpus_is_the_checkouts() {
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+        let on_disk = crate::cases::load_corpus(&[checkout]).expect("the corpus loads");
+        let embedded = embedded_cases().expect("the embedded corpus loads");
+        let ids = |cases: &[Case]| cases.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&embedded), ids(&on_disk));
+        assert!(embedded.iter().all(|c| c.file.starts_with("cases")));
+    }
+}
