@@ -5,12 +5,12 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use robotstxt_runtime::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
+use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, Query};
 use robotstxt_suite::run::{queries_of, Scoring};
-use robotstxt_test::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
 use robotstxt_test::compare::Comparison;
-use robotstxt_test::side_by_side::run_engines;
 
 pub struct AllAdapters {
     pub timeout: Duration,

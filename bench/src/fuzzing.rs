@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use robotstxt_test::adapter::{self, Adapter, Limits};
+use robotstxt_runtime::adapter::{self, Adapter, Limits};
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::{fuzz, Settings, Stats};

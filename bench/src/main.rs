@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use robotstxt_test::adapter::Limits;
+use robotstxt_runtime::adapter::Limits;
 use std::time::Duration;
 
 /// Measure the reference, the adapters, the fuzzer and the survey; write reports/performance.md.

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use robotstxt_test::adapter::{self, Adapter, Limits};
+use robotstxt_runtime::adapter::{self, Adapter, Limits};
 use robotstxt_test::survey::{survey, Options};
 
 pub struct Figure {

@@ -5,13 +5,13 @@
 //! the same file system), are flushed to disk, and only then renamed over the target. A run that
 //! fails or is interrupted before the rename leaves the previous file as it was.
 //! [`write_all_atomic`] does the same for a set of files that belong together. Temporaries are
-//! registered with [`crate::signals`], so an interrupt removes them too.
+//! registered with [`robotstxt_runtime::signals`], so an interrupt removes them too.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::signals;
+use robotstxt_runtime::signals;
 
 /// Writes `bytes` to `path` atomically (see the module docs). The temporary file is
 /// `<name>.tmp-<pid>`; it is removed again when anything fails.

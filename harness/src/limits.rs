@@ -1,14 +1,13 @@
-//! The bounds the harness holds against hostile input, in one place so that the documentation
-//! (`adapters/PROTOCOL.md`, the README) and the code agree. The bounds on case files are
-//! `robotstxt_suite::limits`.
+//! The bounds the application holds against hostile input, in one place so that the
+//! documentation (the README) and the code agree: a survey corpus, the command line, and names
+//! that go into paths. The bounds on case files are `robotstxt_suite::limits`, those on what an
+//! adapter sends `robotstxt_runtime::limits`.
 //!
-//! An adapter or a corpus may come from anyone; whatever they hold, memory and time stay bounded
+//! A corpus or an adapter may come from anyone; whatever they hold, memory and time stay bounded
 //! and anything that goes into a path stays inside its folder.
 
 use std::time::Duration;
 
-/// Longest error text kept from an adapter's `error` answer, in bytes.
-pub const MAX_ERROR_TEXT: usize = 4 << 10;
 /// Largest corpus file a survey reads, in bytes. RFC 9309 asks parsers to read at least 500 KiB;
 /// a file much larger than that is not a robots.txt file.
 pub const MAX_SURVEY_FILE: u64 = 4 << 20;
@@ -16,23 +15,6 @@ pub const MAX_SURVEY_FILE: u64 = 4 << 20;
 pub const MAX_SECONDS: f64 = 1e6;
 /// Longest adapter name used in a path.
 pub const MAX_NAME: usize = 64;
-
-/// `text` cut to at most [`MAX_ERROR_TEXT`] bytes (on a character boundary), with
-/// `… (N bytes cut)` appended when anything was cut.
-pub fn cap_text(text: &str) -> String {
-    cap_text_at(text, MAX_ERROR_TEXT)
-}
-
-fn cap_text_at(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
-        return text.to_owned();
-    }
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}… ({} bytes cut)", &text[..end], text.len() - end)
-}
 
 /// A positive number of seconds from the command line, as a duration: an error (not a panic)
 /// for anything not finite, not positive, or beyond [`MAX_SECONDS`].
@@ -81,19 +63,6 @@ pub fn path_slug(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_text_is_cut_on_a_character_boundary() {
-        assert_eq!(cap_text("short"), "short");
-        let long = "é".repeat(5000);
-        let cut = cap_text(&long);
-        assert!(
-            cut.ends_with(&format!("… ({} bytes cut)", 10_000 - 4096)),
-            "{}",
-            &cut[4090..]
-        );
-        assert!(cut.len() < 4200);
-    }
 
     #[test]
     fn seconds_out_of_range_are_errors() {

@@ -8,7 +8,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    if let Err(error) = robotstxt_test::signals::install() {
+    if let Err(error) = robotstxt_runtime::signals::install() {
         eprintln!("warning: {error}");
     }
     match cli::execute(args) {

@@ -10,7 +10,7 @@ use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use crate::signals;
+use robotstxt_runtime::signals;
 
 /// Writes `files` (names inside `out`, and their bytes) into `out`, replacing those names and
 /// keeping every other file already there, all in one step (see the module docs).

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::run_binary;
-use robotstxt_test::adapter::{self, Availability};
+use robotstxt_runtime::adapter::{self, Availability};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()

@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use robotstxt_runtime::adapter::{self, Availability, Limits};
 use robotstxt_suite::cases::{load_corpus, Case};
 use robotstxt_suite::engine::ClaimedProfile;
 use robotstxt_suite::run::{run_cases, Outcome, Scoring};
-use robotstxt_test::adapter::{self, Availability, Limits};
 
 const CORPUS: &str = r#"cases:
   - name: plain

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use robotstxt_runtime::adapter::{AdapterProcess, Limits};
 use robotstxt_suite::cases::{load_corpus, Case};
 use robotstxt_suite::engine::Engine;
 use robotstxt_suite::run::{run_cases, CheckResult, Outcome, Scoring};
-use robotstxt_test::adapter::{AdapterProcess, Limits};
 
 fn chaos(mode: &str, limits: Limits) -> AdapterProcess {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/chaos.py");

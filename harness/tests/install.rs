@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::{files, run_binary, Output, FAKE_ADAPTER};
-use robotstxt_test::cache::InstallLock;
+use robotstxt_runtime::cache::InstallLock;
 
 /// A folder outside any checkout with an adapters folder holding `venv-fake`: the fake adapter,
 /// run by the python of a venv its one setup step makes (the cheapest real install).

@@ -5,11 +5,13 @@
 use std::path::Path;
 
 use jsonschema::Validator;
+use robotstxt_runtime::adapter::{
+    self, AdapterProcess, Availability, Direction, Limits, Transcript,
+};
+use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::load_corpus;
 use robotstxt_suite::engine::{ClaimedProfile, Engine};
 use robotstxt_suite::run::Scoring;
-use robotstxt_test::adapter::{self, AdapterProcess, Availability, Direction, Limits, Transcript};
-use robotstxt_test::side_by_side::run_engines;
 use serde_json::{json, Value};
 
 fn root() -> &'static Path {

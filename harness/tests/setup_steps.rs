@@ -4,9 +4,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use robotstxt_test::adapter::install::{find_program, install};
-use robotstxt_test::adapter::manifest::SetupStep;
-use robotstxt_test::adapter::{availability, Adapter, Availability};
+use robotstxt_runtime::adapter::install::{find_program, install};
+use robotstxt_runtime::adapter::manifest::SetupStep;
+use robotstxt_runtime::adapter::{availability, Adapter, Availability};
 
 fn write(folder: &Path, name: &str, text: &str) {
     std::fs::write(folder.join(name), text).unwrap();

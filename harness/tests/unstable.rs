@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use robotstxt_runtime::adapter::{AdapterProcess, Limits};
 use robotstxt_suite::cases::{load_corpus, Case};
 use robotstxt_suite::expectations::gate::{judge, updated, Status};
 use robotstxt_suite::expectations::{ExpectationFile, Listed};
 use robotstxt_suite::reask::{reask, REASKS};
 use robotstxt_suite::run::{run_cases, Outcome, Scoring};
-use robotstxt_test::adapter::{AdapterProcess, Limits};
 
 fn corpus(dir: &Path) -> Vec<Case> {
     let yaml = "cases:\n  - name: one\n    spec: test\n    robots: \"User-agent: *\\n\"\n    checks:\n      - { agent: FooBot, path: /a, expect: allowed }\n";

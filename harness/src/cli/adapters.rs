@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use robotstxt_test::adapter::{self, install, Availability};
+use robotstxt_runtime::adapter::{self, install, Availability};
 
 use super::select::AdapterArgs;
 use super::Exit;

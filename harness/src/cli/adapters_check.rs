@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use robotstxt_test::adapter::check::{check, Finding, Status};
-use robotstxt_test::adapter::{self, Limits};
+use robotstxt_runtime::adapter::check::{check, Finding, Status};
+use robotstxt_runtime::adapter::{self, Limits};
 
 use super::select::AdapterArgs;
 use super::Exit;

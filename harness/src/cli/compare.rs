@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
+use robotstxt_runtime::adapter;
 use robotstxt_suite::engine::Query;
 use robotstxt_suite::local_url;
-use robotstxt_test::adapter;
 use robotstxt_test::compare::{render, Comparison};
 
 use super::check::read_body;

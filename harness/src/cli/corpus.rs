@@ -3,9 +3,9 @@
 
 use std::path::PathBuf;
 
+use robotstxt_runtime::{cache, suite};
 use robotstxt_suite::cases::{load_corpus, Case, CaseError};
 use robotstxt_suite::embedded;
-use robotstxt_test::{cache, suite};
 
 use super::select::AdapterArgs;
 

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_runtime::suite;
 use robotstxt_suite::expectations::{ExpectationFile, Listed};
 use robotstxt_suite::visible::shown;
 use robotstxt_test::report::{self, Report};
-use robotstxt_test::suite;
 
 use super::corpus;
 use super::gate;

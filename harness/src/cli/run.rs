@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
+use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
@@ -14,7 +15,6 @@ use robotstxt_suite::visible::shown;
 use robotstxt_test::output::grouped::human_grouped;
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::output::{junit, summary};
-use robotstxt_test::side_by_side::run_engines;
 
 use super::corpus;
 use super::gate::{self, GateArgs};

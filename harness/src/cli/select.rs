@@ -4,13 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_runtime::adapter::{self, Adapter, Limits};
+use robotstxt_runtime::cache::{self, Places};
+use robotstxt_runtime::suite;
 use robotstxt_suite::embedded;
 use robotstxt_suite::engine::Engine;
-use robotstxt_test::adapter::{self, Adapter, Limits};
-use robotstxt_test::cache::{self, Places};
 use robotstxt_test::limits;
 use robotstxt_test::report::About;
-use robotstxt_test::suite;
 
 /// A started engine, with what its adapter folder says of it (nothing for a bare `--adapter-cmd`
 /// command).

@@ -11,12 +11,12 @@ pub mod render;
 
 use robotstxt_reference::open_points::{open_points, OpenPoint};
 use robotstxt_reference::{Decision, Profile, Robots, Verdict};
+use robotstxt_runtime::side_by_side::{side_by_side, Worker};
+use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
 
 use crate::fuzz::case::spec_for;
 use crate::fuzz::{Candidate, Judgement, Oracle};
-use crate::side_by_side::{side_by_side, Worker};
 use crate::survey::cause::FileMarks;
-use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
 
 /// Everything `compare` found: the reference's decisions and one column per engine.
 #[derive(Debug, Clone)]

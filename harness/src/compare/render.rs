@@ -10,10 +10,10 @@ use std::fmt::Write as _;
 
 use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::Profile;
+use robotstxt_suite::engine::Query;
 use serde_json::{json, Value};
 
 use super::{Cell, Comparison, Mark};
-use robotstxt_suite::engine::Query;
 
 /// What the marks mean, printed under every table.
 pub const LEGEND: &str = "✗ differs from the reference under the adapter's profile · \

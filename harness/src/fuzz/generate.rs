@@ -5,11 +5,11 @@
 //! the same order.
 
 use arbitrary::{Arbitrary, Unstructured};
+use robotstxt_suite::engine::Query;
 
 use super::document::Document;
 use super::emit::render;
 use super::queries::queries_for;
-use robotstxt_suite::engine::Query;
 
 /// Most queries asked about one body: enough to batch well, few enough to keep bodies varied.
 pub const MAX_QUERIES: usize = 48;

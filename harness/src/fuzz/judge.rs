@@ -10,10 +10,10 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use robotstxt_reference::Verdict;
+use robotstxt_suite::engine::{Engine, Query, Reply};
 
 use super::candidate::Candidate;
 use super::oracle::{Judgement, Oracle};
-use robotstxt_suite::engine::{Engine, Query, Reply};
 
 /// Answers "does this candidate keep the disagreement?" for a batch of candidates.
 pub trait CandidateJudge {

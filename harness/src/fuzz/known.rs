@@ -11,10 +11,11 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::candidate::Candidate;
-use robotstxt_reference::Verdict;
 use robotstxt_suite::cases::{load_corpus, Case};
 use robotstxt_suite::expectations::ExpectationFile;
+
+use super::candidate::Candidate;
+use robotstxt_reference::Verdict;
 
 /// What makes two cases the same disagreement.
 type Key = (Vec<u8>, String, String);

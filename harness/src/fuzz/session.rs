@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Robots, Verdict};
+use robotstxt_suite::engine::{Engine, Handshake, Query, Reply};
 
 use super::candidate::Candidate;
 use super::case::{spec_for, FindingCase};
@@ -19,7 +20,6 @@ use super::judge::EngineJudge;
 use super::known::Known;
 use super::oracle::{Judgement, Oracle, Signature};
 use super::reduce::reduce;
-use robotstxt_suite::engine::{Engine, Handshake, Query, Reply};
 
 /// What to run.
 #[derive(Debug, Clone)]

@@ -12,12 +12,13 @@
 
 use std::fmt::Write as _;
 
-use crate::output::markup::xml;
-use crate::output::EngineRun;
 use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::Outcome;
+
+use crate::output::markup::xml;
+use crate::output::EngineRun;
 
 /// How one testcase is reported.
 enum Verdict {

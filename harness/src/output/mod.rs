@@ -9,9 +9,6 @@ pub mod markup;
 pub mod summary;
 
 use robotstxt_reference::Profile;
-use serde::Serialize;
-
-use crate::repeats::ShownOnce;
 use robotstxt_suite::blocks::{decision_diff, failure_block};
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Handshake;
@@ -19,6 +16,9 @@ use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
 use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::run::{CheckResult, Outcome, Summary};
 use robotstxt_suite::visible::shown;
+use serde::Serialize;
+
+use crate::repeats::ShownOnce;
 
 /// One engine's run as every output format sees it: who answered, the results, and the
 /// expectation file it was judged against, if any.

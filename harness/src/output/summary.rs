@@ -6,11 +6,12 @@
 
 use std::fmt::Write as _;
 
-use crate::output::markup::{md, md_cell, md_code};
-use crate::output::EngineRun;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::{Outcome, Summary};
+
+use crate::output::markup::{md, md_cell, md_code};
+use crate::output::EngineRun;
 
 /// Listed checks per section before the rest is only counted.
 const MAX_LISTED: usize = 30;

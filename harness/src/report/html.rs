@@ -13,18 +13,18 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use robotstxt_reference::{Profile, Robots};
+use robotstxt_suite::blocks::visible_body;
+use robotstxt_suite::grouping;
+use robotstxt_suite::run::Outcome;
+use robotstxt_suite::visible::shown;
 use serde::Serialize;
 
 use crate::output::markup;
-use robotstxt_suite::blocks::visible_body;
-use robotstxt_suite::run::Outcome;
-use robotstxt_suite::visible::shown;
 
 use super::json::expect_map;
 use super::matrix;
 use super::versions;
 use super::Report;
-use robotstxt_suite::grouping;
 
 const TEMPLATE: &str = include_str!("page.html");
 const PLACEHOLDER: &str = "/*DATA*/";

@@ -8,13 +8,13 @@
 use std::fmt::Write as _;
 
 use robotstxt_reference::Profile;
+use robotstxt_suite::blocks::failure_block;
+use robotstxt_suite::grouping;
+use robotstxt_suite::run::Outcome;
 
 use crate::limits::path_slug;
 use crate::output::markup::{md, md_code, md_fence};
 use crate::repeats::ShownOnce;
-use robotstxt_suite::blocks::failure_block;
-use robotstxt_suite::grouping;
-use robotstxt_suite::run::Outcome;
 
 use super::matrix::{self, Cell};
 use super::versions::{self, Pair};

@@ -21,15 +21,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use robotstxt_reference::Profile;
-
-use crate::side_by_side;
-use crate::swap::replace_files;
+use robotstxt_runtime::side_by_side;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{
     ClaimedProfile, Engine, Failure, Handshake, Query, Reply, SharedRequest,
 };
 use robotstxt_suite::reask::reask;
 use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
+
+use crate::swap::replace_files;
 
 /// Everything a report shows.
 #[derive(Debug, Clone)]

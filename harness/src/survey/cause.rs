@@ -20,12 +20,12 @@ use robotstxt_reference::lines::raw_lines;
 use robotstxt_reference::{
     Decision, GroupChoice, MatchedBy, Profile, RuleChoice, RuleKind, Verdict,
 };
-use serde::{Deserialize, Serialize};
-
-use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
 use robotstxt_suite::blocks::visible_text;
 use robotstxt_suite::engine::Engine;
 use robotstxt_suite::grouping::allow_matches;
+use serde::{Deserialize, Serialize};
+
+use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
 
 use super::probes::{Probe, ProbeKind};
 

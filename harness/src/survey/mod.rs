@@ -2,7 +2,7 @@
 //!
 //! Each file ([`corpus`]) gets probe queries derived from its own text ([`probes`]). The reference
 //! answers them in-process under every profile; every adapter answers them as one batch per file,
-//! all adapters side by side ([`crate::side_by_side`]). An adapter's answer is compared with
+//! all adapters side by side ([`robotstxt_runtime::side_by_side`]). An adapter's answer is compared with
 //! the reference under the profile the adapter claims (`norobots-1994` when it claims neither), and
 //! also under `norobots-1994` for every adapter. A disagreement whose reference verdict hinges on a
 //! point the profile leaves open is set aside as an open point, not counted as a disagreement.
@@ -31,7 +31,7 @@ use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
-use crate::side_by_side::{side_by_side, Worker};
+use robotstxt_runtime::side_by_side::{side_by_side, Worker};
 use robotstxt_suite::engine::{
     ClaimedProfile, Engine, Fault, Handshake, Query, Reply, SharedRequest,
 };

@@ -10,13 +10,13 @@
 use std::time::Duration;
 
 use base64::Engine as _;
+use robotstxt_suite::engine::{Failure, Fault, Handshake, Reply, CLAIMABLE_PROFILES};
+use robotstxt_suite::local_url::full_url;
 use serde_json::{json, Map, Value};
 
 use super::manifest::Manifest;
 use super::process::{parse_reply, Live, ReadEvent, PROTOCOL_VERSION};
 use super::{disagreement, Limits};
-use robotstxt_suite::engine::{Failure, Fault, Handshake, Reply, CLAIMABLE_PROFILES};
-use robotstxt_suite::local_url::full_url;
 
 /// The sections of PROTOCOL.md a finding can cite, spelt as their headings.
 pub mod section {

@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use robotstxt_suite::engine::CLAIMABLE_PROFILES;
+use robotstxt_suite::located::LocatedError;
 use serde::{Deserialize, Serialize};
 
 use crate::cache::Places;
-use robotstxt_suite::engine::CLAIMABLE_PROFILES;
-use robotstxt_suite::located::LocatedError;
 
 /// An adapter's manifest, as written in its folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,11 +4,12 @@
 //!
 //! In a checkout (a build from a path or a git URL) the files come from the workspace:
 //! `../adapters`, `../Cargo.toml`, `../Cargo.lock`. A crate packaged for crates.io has no
-//! workspace around it; it carries the same files under `suite/`, where they are symbolic links
-//! into the workspace that `cargo package` follows. `cargo package` leaves out folders holding a
-//! `Cargo.toml` (they are packages of their own), so the adapters that are Cargo packages are
-//! linked file by file under `suite/cargo-adapters/<name>/`, their manifest as `Cargo.toml.in`;
-//! they are put back together here.
+//! workspace around it; it carries the same files under `embedded/`, where they are symbolic
+//! links into the workspace that `cargo package` follows. `cargo package` leaves out folders
+//! holding a `Cargo.toml` (they are packages of their own), so the adapters that are Cargo
+//! packages (and the protocol crate beside them) are linked file by file under
+//! `embedded/cargo-adapters/<name>/`, their manifest as `Cargo.toml.in`; they are put back
+//! together here.
 
 use std::path::{Path, PathBuf};
 
@@ -24,7 +25,7 @@ fn main() {
     let workspace = manifest_dir
         .parent()
         .expect("the package has a parent folder");
-    let in_checkout = manifest_dir.file_name().is_some_and(|n| n == "harness")
+    let in_checkout = manifest_dir.file_name().is_some_and(|n| n == "runtime")
         && ["cases", "adapters", "Cargo.toml", "Cargo.lock"]
             .iter()
             .all(|name| workspace.join(name).exists());
@@ -37,17 +38,20 @@ fn main() {
         }
         warn_about_unlinked_cargo_adapters(&workspace.join("adapters"), &manifest_dir);
     } else {
-        let suite = manifest_dir.join("suite");
-        copy_tree(&suite.join("adapters"), &out.join("adapters"));
-        for entry in read_dir(&suite.join("cargo-adapters")) {
+        let embedded = manifest_dir.join("embedded");
+        copy_tree(&embedded.join("adapters"), &out.join("adapters"));
+        for entry in read_dir(&embedded.join("cargo-adapters")) {
             copy_tree(
                 &entry,
                 &out.join("adapters").join(entry.file_name().unwrap()),
             );
         }
-        copy_file(&suite.join("workspace.toml"), &out.join("workspace.toml"));
-        copy_file(&suite.join("Cargo.lock"), &out.join("Cargo.lock"));
-        println!("cargo:rerun-if-changed={}", suite.display());
+        copy_file(
+            &embedded.join("workspace.toml"),
+            &out.join("workspace.toml"),
+        );
+        copy_file(&embedded.join("Cargo.lock"), &out.join("Cargo.lock"));
+        println!("cargo:rerun-if-changed={}", embedded.display());
     }
 }
 
@@ -82,15 +86,15 @@ fn read_dir(dir: &Path) -> Vec<PathBuf> {
     paths
 }
 
-/// A Cargo package among the adapters that `suite/cargo-adapters/` does not link would be missing
+/// A Cargo package among the adapters that `embedded/cargo-adapters/` does not link would be missing
 /// from the crates.io package: say so while it is still easy to fix.
 fn warn_about_unlinked_cargo_adapters(adapters: &Path, manifest_dir: &Path) {
     for dir in read_dir(adapters) {
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let linked = manifest_dir.join("suite/cargo-adapters").join(&name);
+        let linked = manifest_dir.join("embedded/cargo-adapters").join(&name);
         if dir.join("Cargo.toml").is_file() && !linked.join("Cargo.toml.in").exists() {
             println!(
-                "cargo:warning=adapters/{name} is a Cargo package but harness/suite/cargo-adapters/{name} \
+                "cargo:warning=adapters/{name} is a Cargo package but runtime/embedded/cargo-adapters/{name} \
                  does not link it: the crates.io package would leave it out"
             );
         }

@@ -23,13 +23,13 @@ use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use robotstxt_reference::Verdict;
+use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest};
 use serde::Serialize;
 use serde_json::Value;
 
 use super::holders;
 use crate::limits::cap_text;
 use crate::signals::{self, Running};
-use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest};
 
 /// The protocol version this harness speaks.
 pub const PROTOCOL_VERSION: u32 = 1;

@@ -5,10 +5,11 @@
 use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
 
-use crate::turns::Turns;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{Engine, SharedRequest};
 use robotstxt_suite::run::{queries_of, score, CheckResult, Scoring};
+
+use crate::turns::Turns;
 
 /// Runs every case against each engine, each engine on its own thread (see [`side_by_side`]).
 /// Results come back in engine order; `progress` is called with (engine index, cases done, total).

@@ -12,12 +12,13 @@ pub mod process;
 
 use std::path::Path;
 
+use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
+
 pub use install::{availability, Availability};
 pub use manifest::{discover, Adapter, Manifest};
 pub use process::{AdapterProcess, Direction, Limits, Transcript};
 
 use crate::cache::Places;
-use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 
 /// Starts an adapter, installing its setup steps first when they are missing. When it cannot
 /// run, the result is an engine that answers every batch as unavailable, with the reason, so that
