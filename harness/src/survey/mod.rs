@@ -28,6 +28,7 @@ pub mod http;
 pub mod merge;
 pub mod probes;
 pub mod warc;
+mod warc_fields;
 pub mod weights;
 pub mod write;
 
