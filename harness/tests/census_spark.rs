@@ -1,7 +1,8 @@
 //! The census on Apache Spark in local mode: `survey/spark/census.py` over WARC files generated
 //! from the real-world corpus (`scripts/census-warc.py`, split into 4 files) gives the same
-//! `survey.json` totals as one `survey --warc` process over the same files, with a retried task
-//! and a file that cannot be read named in both.
+//! `survey.json` totals as one `survey --warc` process over the same files, with a retried task,
+//! a file that cannot be read named in both, and two files fetched over HTTP (from a server on
+//! the loopback address).
 //!
 //! Spark runs for real: pyspark, at the version `survey/spark/requirements.txt` pins, is
 //! installed into `<target>/spark-venv` on first use (the machine's `python3` and Java 17), and a
@@ -150,6 +151,54 @@ fn totals(path: &Path) -> serde_json::Value {
     value
 }
 
+/// `python3 -m http.server` serving a folder on the loopback address, stopped when dropped.
+struct Server {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Server {
+    fn start(folder: &Path) -> Server {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new("python3")
+            .args([
+                "-m",
+                "http.server",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+            ])
+            .arg("--directory")
+            .arg(folder)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Serving once it accepts a connection.
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Server {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
 fn the_spark_job_in_local_mode_gives_the_single_process_totals() {
     let venv = spark_venv();
@@ -173,8 +222,21 @@ fn the_spark_job_in_local_mode_gives_the_single_process_totals() {
     assert_eq!(paths.len(), 4);
     // A fifth file that is not there: both name it, neither stops.
     paths.push(scratch.path().join("CC-MAIN-missing-00004.warc.gz"));
+    // The job fetches the last two files over HTTP, from a server on the loopback address.
+    let server = Server::start(&warcs);
     let listing = scratch.path().join("warc.paths");
-    let lines: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let lines: Vec<String> = paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match i {
+            2 | 3 => format!(
+                "{}/{}",
+                server.url,
+                p.file_name().unwrap().to_string_lossy()
+            ),
+            _ => p.display().to_string(),
+        })
+        .collect();
     std::fs::write(&listing, lines.join("\n") + "\n").unwrap();
     let retried = paths[1].file_name().unwrap().to_string_lossy().into_owned();
     let binary = env!("CARGO_BIN_EXE_robotstxt-test");
@@ -192,6 +254,7 @@ fn the_spark_job_in_local_mode_gives_the_single_process_totals() {
         .args(["--binary", binary])
         .args(adapters)
         .args(["--fail-first-attempt", &retried]));
+    drop(server);
     let spark_err = String::from_utf8_lossy(&spark.stderr);
     assert_eq!(
         spark.status.code(),
