@@ -1,5 +1,6 @@
-//! `robotstxt-test survey`: every adapter over a corpus of real robots.txt files, and
-//! `survey merge` for shard results.
+//! `robotstxt-test survey`: every adapter over a corpus of real robots.txt files or over WARC
+//! files (a census), `survey merge` for shard results, and `survey captures`, the first read of
+//! a census on an engine.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -7,6 +8,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_suite::visible::shown;
 use robotstxt_test::limits::MAX_SURVEY_FILE;
+use robotstxt_test::survey::census::{self, captures, census, census_part};
+use robotstxt_test::survey::hosts::read_plan;
 use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
 
 use super::corpus;
@@ -20,15 +23,36 @@ use super::Exit;
 /// (all available ones unless `--adapter` names some), and writes `survey.json` and `survey.md`
 /// into `--out`. `--shard K/N` surveys a deterministic 1/N of the files; `survey merge` adds shard
 /// results up.
+///
+/// `--warc` takes WARC files instead (a census, as of Common Crawl's `robotstxt/` files): only
+/// `response` records count, each host once by its last capture, each distinct 2xx body once,
+/// weighted by the hosts that serve it.
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
     #[command(subcommand)]
     action: Option<Action>,
     /// A folder of robots.txt files, or a `.tar` or `.tar.xz` archive of them.
-    #[arg(long, value_name = "DIR|ARCHIVE", required = true)]
+    #[arg(
+        long,
+        value_name = "DIR|ARCHIVE",
+        required_unless_present = "warc",
+        conflicts_with = "warc"
+    )]
     corpus: Option<PathBuf>,
-    /// Survey only the files whose content hash is K-1 modulo N.
+    /// WARC 1.0 or 1.1 files, plain or gzip (a member per record, as Common Crawl writes them).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    warc: Vec<PathBuf>,
+    /// With one `--warc` file: its part of a census an engine planned (one JSON line per
+    /// capture that is its host's last; `survey/spark/census.py` writes them).
+    #[arg(long, value_name = "PLAN", requires = "warc", conflicts_with = "shard")]
+    plan: Option<PathBuf>,
+    /// The census's name in the reports. Default: the WARC file's name, or "N WARC files".
+    #[arg(long, value_name = "NAME", requires = "warc", conflicts_with = "plan")]
+    name: Option<String>,
+    /// Survey only the files whose content hash is K-1 modulo N (with `--warc`: the bodies whose
+    /// SHA-256 hashes so, the hosts serving them, and the other hosts and the files' records by
+    /// the hash of their names; every shard reads every file).
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
     /// Where `survey.json` and `survey.md` go. Default: the checkout's `reports/` inside a
@@ -52,6 +76,16 @@ enum Action {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
     },
+    /// One JSON line per response record of a WARC file (host, time, file, offset, status,
+    /// body digest): the first read of a census on an engine, which then keeps each host's last
+    /// capture.
+    Captures {
+        #[arg(long, value_name = "FILE")]
+        warc: PathBuf,
+        /// Where the lines go. Default: standard output.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
 }
 
 pub fn execute(mut args: Args) -> Result<Exit, String> {
@@ -65,9 +99,11 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         write::write(&merged, &out)?;
         print_summary(&merged);
         println!("wrote {}", written(&out));
-        return Ok(Exit::Ok);
+        return Ok(unreadable(&merged).unwrap_or(Exit::Ok));
     }
-    let corpus = args.corpus.take().ok_or("--corpus is required")?;
+    if let Some(Action::Captures { warc, out }) = args.action {
+        return write_captures(&warc, out.as_deref());
+    }
     let out = args.out.take().unwrap_or_else(corpus::reports_folder);
     if !args.select.any() {
         args.select.adapters.push("all".to_owned());
@@ -85,11 +121,34 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         max_queries: args.max_queries,
     };
     let started = Instant::now();
-    let result = survey::survey(&corpus, &mut engines, &options, &|_, _| bar.inc(1));
+    let progress = |_, _| bar.inc(1);
+    let result = match (args.corpus.take(), args.plan.take()) {
+        (Some(corpus), _) => survey::survey(&corpus, &mut engines, &options, &progress),
+        (None, Some(plan)) => {
+            let [warc] = &args.warc[..] else {
+                return Err("--plan takes exactly one --warc file".to_owned());
+            };
+            let plan = read_plan(&plan).map_err(|e| e.to_string())?;
+            census_part(warc, plan, &mut engines, &options, &progress).map_err(|e| e.to_string())
+        }
+        (None, None) => {
+            let name = args
+                .name
+                .take()
+                .unwrap_or_else(|| census::default_name(&args.warc));
+            census(&args.warc, &name, &mut engines, &options, &progress).map_err(|e| e.to_string())
+        }
+    };
     bar.finish_and_clear();
     let result = result?;
     write::write(&result, &out)?;
     print_summary(&result);
+    if let Some(peak) = census::peak_memory().filter(|_| result.census.is_some()) {
+        eprintln!(
+            "peak memory (VmHWM): {:.1} MiB",
+            peak as f64 / (1 << 20) as f64
+        );
+    }
     if !result.oversized.is_empty() {
         let names: Vec<String> = result
             .oversized
@@ -108,7 +167,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         started.elapsed().as_secs_f64(),
         written(&out)
     );
-    let mut exit = Exit::Ok;
+    let mut exit = unreadable(&result).unwrap_or(Exit::Ok);
     for engine in &engines {
         if let Some(why) = engine.unavailable() {
             eprintln!(
@@ -120,6 +179,37 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         }
     }
     Ok(exit)
+}
+
+/// Names the WARC files a census could not read, on stderr: an input error, once the reports
+/// that name them are written.
+fn unreadable(survey: &Survey) -> Option<Exit> {
+    let census = survey.census.as_ref()?;
+    for u in &census.unreadable {
+        eprintln!("{}: could not be read: {}", shown(&u.warc), shown(&u.error));
+    }
+    (!census.unreadable.is_empty()).then_some(Exit::Input)
+}
+
+fn write_captures(warc: &std::path::Path, out: Option<&std::path::Path>) -> Result<Exit, String> {
+    let written = match out {
+        Some(path) => {
+            let file =
+                std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut file = std::io::BufWriter::new(file);
+            let n = captures(warc, &mut file).map_err(|e| e.to_string())?;
+            std::io::Write::flush(&mut file).map_err(|e| format!("{}: {e}", path.display()))?;
+            n
+        }
+        None => {
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            let n = captures(warc, &mut stdout).map_err(|e| e.to_string())?;
+            std::io::Write::flush(&mut stdout).map_err(|e| e.to_string())?;
+            n
+        }
+    };
+    eprintln!("{}: {written} responses", warc.display());
+    Ok(Exit::Ok)
 }
 
 fn written(out: &std::path::Path) -> String {

@@ -181,6 +181,9 @@ pub struct Example {
     pub lines: Vec<String>,
     /// The same disagreement reduced to a small case, when it was reduced.
     pub reduced: Option<Reduced>,
+    /// In a census: the hosts that serve this body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<u64>,
 }
 
 /// A disagreement reduced to a small canonical case by the fuzzer's reducer.
@@ -287,6 +290,7 @@ impl Example {
             explanation: explanation.to_string(),
             lines: numbered_lines(body, &wanted),
             reduced: None,
+            hosts: None,
         }
     }
 }
@@ -310,6 +314,9 @@ pub struct SignatureCount {
     /// Files with at least one check of this signature.
     pub files: usize,
     pub checks: usize,
+    /// In a census: the hosts serving those files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<u64>,
     pub example: Example,
 }
 
@@ -320,6 +327,9 @@ pub struct Cause {
     /// Files with at least one check of the cause.
     pub files: usize,
     pub checks: usize,
+    /// In a census: the hosts serving those files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<u64>,
     /// Its signatures (the first one's example stands for the cause).
     pub signatures: Vec<String>,
 }
@@ -346,8 +356,13 @@ fn shape_of(signature: &SignatureCount) -> String {
 }
 
 /// Groups `signatures` into causes, most files first, and counts each cause's files from
-/// `file_sets` so that a file is counted once per cause.
-pub fn causes(signatures: &[SignatureCount], file_sets: &BTreeMap<String, usize>) -> Vec<Cause> {
+/// `file_sets` so that a file is counted once per cause; in a census, its hosts from `host_sets`
+/// the same way.
+pub fn causes(
+    signatures: &[SignatureCount],
+    file_sets: &BTreeMap<String, usize>,
+    host_sets: &BTreeMap<String, u64>,
+) -> Vec<Cause> {
     let mut by_shape: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (index, signature) in signatures.iter().enumerate() {
         by_shape.entry(shape_of(signature)).or_default().push(index);
@@ -355,6 +370,10 @@ pub fn causes(signatures: &[SignatureCount], file_sets: &BTreeMap<String, usize>
     let sets: Vec<(Vec<usize>, usize)> = file_sets
         .iter()
         .filter_map(|(key, &files)| parse_set_key(key).map(|set| (set, files)))
+        .collect();
+    let host_sets: Vec<(Vec<usize>, u64)> = host_sets
+        .iter()
+        .filter_map(|(key, &hosts)| parse_set_key(key).map(|set| (set, hosts)))
         .collect();
     let mut causes: Vec<Cause> = by_shape
         .into_iter()
@@ -371,9 +390,17 @@ pub fn causes(signatures: &[SignatureCount], file_sets: &BTreeMap<String, usize>
                 .filter(|(set, _)| set.iter().any(|i| members.contains(i)))
                 .map(|(_, files)| files)
                 .sum();
+            // Saturating: these sums were checked when the sets were added up.
+            let hosts = (!host_sets.is_empty()).then(|| {
+                host_sets
+                    .iter()
+                    .filter(|(set, _)| set.iter().any(|i| members.contains(i)))
+                    .fold(0u64, |sum, (_, hosts)| sum.saturating_add(*hosts))
+            });
             Cause {
                 shape,
                 files,
+                hosts,
                 checks: members.iter().map(|&i| signatures[i].checks).sum(),
                 signatures: members
                     .iter()

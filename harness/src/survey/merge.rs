@@ -2,12 +2,27 @@
 //!
 //! Counts add; signatures merge by their text, keeping the example from the file whose name sorts
 //! first; `file_sets` are renumbered and added; causes are grouped again. Merging shards 1..N of
-//! one corpus gives exactly what one run over the whole corpus gives.
+//! one corpus gives exactly what one run over the whole corpus gives. In a census the per-host
+//! counts and sets add the same way, and the census itself adds up ([`super::census`]). Every
+//! sum is checked: the files merged may come from anywhere.
 
 use std::collections::BTreeMap;
 
 use super::cause::{self, parse_set_key, set_key, SignatureCount};
+use super::weights::{self, Overflow};
 use super::{AdapterSurvey, Disagreements, Shards, Survey, FORMAT};
+
+/// `*a += b`, or an error naming the overflow.
+fn add_to(a: &mut usize, b: usize) -> Result<(), String> {
+    *a = a.checked_add(b).ok_or_else(|| Overflow.to_string())?;
+    Ok(())
+}
+
+/// `*a += b` for 64-bit counts.
+fn add_u64(a: &mut u64, b: u64) -> Result<(), String> {
+    *a = weights::sum(*a, b).map_err(|e| e.to_string())?;
+    Ok(())
+}
 
 /// Adds `surveys` (shards of one corpus, surveyed with the same adapters and probe settings) up.
 pub fn merge(surveys: Vec<Survey>) -> Result<Survey, String> {
@@ -26,7 +41,7 @@ pub fn merge(surveys: Vec<Survey>) -> Result<Survey, String> {
         }
     }
     for adapter in &mut merged.adapters {
-        adapter.causes = cause::causes(&adapter.signatures, &adapter.file_sets);
+        adapter.causes = cause::causes(&adapter.signatures, &adapter.file_sets, &adapter.host_sets);
     }
     Ok(merged)
 }
@@ -66,15 +81,27 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
             names(&other)
         ));
     }
-    into.files += other.files;
-    into.bytes += other.bytes;
-    into.queries += other.queries;
+    add_to(&mut into.files, other.files)?;
+    add_u64(&mut into.bytes, other.bytes)?;
+    add_to(&mut into.queries, other.queries)?;
     // Every shard reads the whole corpus, so each names the same oversized files: keep one.
     into.oversized.extend(other.oversized);
     into.oversized.sort_by(|a, b| a.name.cmp(&b.name));
     into.oversized.dedup();
-    into.profiles.files += other.profiles.files;
-    into.profiles.checks += other.profiles.checks;
+    add_to(&mut into.profiles.files, other.profiles.files)?;
+    add_to(&mut into.profiles.checks, other.profiles.checks)?;
+    into.census = match (into.census.take(), other.census) {
+        (None, None) => None,
+        (Some(mut a), Some(b)) => {
+            a.add(b).map_err(|e| e.to_string())?;
+            Some(a)
+        }
+        _ => {
+            return Err(
+                "a census of WARC files cannot be merged with a survey of a corpus".to_owned(),
+            )
+        }
+    };
     for (a, b) in into.adapters.iter_mut().zip(other.adapters) {
         add_adapter(a, b)?;
     }
@@ -101,9 +128,9 @@ fn add_shards(a: Option<Shards>, b: Option<Shards>) -> Result<Shards, String> {
     Ok(a)
 }
 
-fn add_counts(a: &mut Disagreements, b: &Disagreements) {
-    a.files += b.files;
-    a.checks += b.checks;
+fn add_counts(a: &mut Disagreements, b: &Disagreements) -> Result<(), String> {
+    add_to(&mut a.files, b.files)?;
+    add_to(&mut a.checks, b.checks)
 }
 
 fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
@@ -113,21 +140,36 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
             a.adapter, a.compared_under, b.compared_under
         ));
     }
-    a.files += b.files;
-    a.checks += b.checks;
-    add_counts(&mut a.disagreements, &b.disagreements);
-    add_counts(&mut a.open_points, &b.open_points);
-    add_counts(&mut a.differing, &b.differing);
-    add_counts(&mut a.norobots_1994, &b.norobots_1994);
+    add_to(&mut a.files, b.files)?;
+    add_to(&mut a.checks, b.checks)?;
+    add_counts(&mut a.disagreements, &b.disagreements)?;
+    add_counts(&mut a.open_points, &b.open_points)?;
+    add_counts(&mut a.differing, &b.differing)?;
+    add_counts(&mut a.norobots_1994, &b.norobots_1994)?;
     for (point, checks) in b.open_points_by_point {
-        *a.open_points_by_point.entry(point).or_default() += checks;
+        add_to(a.open_points_by_point.entry(point).or_default(), checks)?;
     }
-    a.errors += b.errors;
-    a.crashes += b.crashes;
-    a.timeouts += b.timeouts;
-    a.protocol_errors += b.protocol_errors;
-    a.skipped += b.skipped;
+    add_to(&mut a.errors, b.errors)?;
+    add_to(&mut a.crashes, b.crashes)?;
+    add_to(&mut a.timeouts, b.timeouts)?;
+    add_to(&mut a.protocol_errors, b.protocol_errors)?;
+    add_to(&mut a.skipped, b.skipped)?;
     a.unavailable = a.unavailable.take().or(b.unavailable);
+    a.hosts = match (a.hosts.take(), b.hosts) {
+        (None, None) => None,
+        (Some(mut x), Some(y)) => {
+            x.add(&y).map_err(|e| e.to_string())?;
+            Some(x)
+        }
+        _ => {
+            return Err(format!(
+                "{}: counted per host in one survey only",
+                a.adapter
+            ))
+        }
+    };
+    a.served.extend(b.served);
+    weights::keep_most_served(&mut a.served);
 
     // Signatures by text; then both sides' file sets renumbered into the merged order.
     let a_names = names_of(&a.signatures);
@@ -139,8 +181,12 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
                 merged.insert(s.signature.clone(), s);
             }
             Some(m) => {
-                m.files += s.files;
-                m.checks += s.checks;
+                add_to(&mut m.files, s.files)?;
+                add_to(&mut m.checks, s.checks)?;
+                m.hosts = match (m.hosts, s.hosts) {
+                    (Some(x), Some(y)) => Some(weights::sum(x, y).map_err(|e| e.to_string())?),
+                    (x, y) => x.or(y),
+                };
                 if s.example.file < m.example.file {
                     m.example = s.example;
                 }
@@ -152,25 +198,38 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
         .enumerate()
         .map(|(i, k)| (k.as_str(), i))
         .collect();
+    let renumber = |signatures: &[String], key: &str| -> Result<String, String> {
+        let set =
+            parse_set_key(key).ok_or_else(|| format!("{}: bad file set {key:?}", a.adapter))?;
+        let mut renumbered = set
+            .iter()
+            .map(|&i| {
+                signatures
+                    .get(i)
+                    .and_then(|name| position.get(name.as_str()).copied())
+                    .ok_or_else(|| format!("{}: file set {key:?} out of range", a.adapter))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        renumbered.sort_unstable();
+        Ok(set_key(&renumbered))
+    };
     let mut sets = BTreeMap::new();
     for (signatures, file_sets) in [(&a_names, &a.file_sets), (&b_names, &b.file_sets)] {
         for (key, &files) in file_sets {
-            let set =
-                parse_set_key(key).ok_or_else(|| format!("{}: bad file set {key:?}", a.adapter))?;
-            let mut renumbered = set
-                .iter()
-                .map(|&i| {
-                    signatures
-                        .get(i)
-                        .and_then(|name| position.get(name.as_str()).copied())
-                        .ok_or_else(|| format!("{}: file set {key:?} out of range", a.adapter))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            renumbered.sort_unstable();
-            *sets.entry(set_key(&renumbered)).or_default() += files;
+            add_to(sets.entry(renumber(signatures, key)?).or_default(), files)?;
+        }
+    }
+    let mut host_sets = BTreeMap::new();
+    for (signatures, from) in [(&a_names, &a.host_sets), (&b_names, &b.host_sets)] {
+        for (key, &hosts) in from {
+            add_u64(
+                host_sets.entry(renumber(signatures, key)?).or_default(),
+                hosts,
+            )?;
         }
     }
     a.file_sets = sets;
+    a.host_sets = host_sets;
     a.signatures = merged.into_values().collect();
     Ok(())
 }

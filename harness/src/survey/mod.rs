@@ -14,11 +14,22 @@
 //! when an adapter has more than [`cause::REDUCTIONS`] signatures, which examples were reduced, and
 //! so how signatures group into causes, follows each shard's most common signatures); [`write`]
 //! writes `survey.json` and `survey.md`.
+//!
+//! A census ([`census`]) surveys WARC files instead: the bodies of the hosts' last captures, each
+//! distinct body once, weighted by the hosts that serve it ([`weights`]).
 
+mod bodies;
 pub mod cause;
+pub mod census;
+pub mod census_write;
 pub mod corpus;
+pub mod hosts;
+pub mod http;
 pub mod merge;
 pub mod probes;
+pub mod warc;
+mod warc_fields;
+pub mod weights;
 pub mod write;
 
 use std::collections::BTreeMap;
@@ -31,7 +42,7 @@ use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
-use robotstxt_runtime::side_by_side::{side_by_side, Worker};
+use robotstxt_runtime::side_by_side::Worker;
 use robotstxt_suite::engine::{
     ClaimedProfile, Engine, Fault, Handshake, Query, Reply, SharedRequest,
 };
@@ -41,7 +52,7 @@ use self::corpus::{read_corpus, CorpusFile};
 use self::probes::Probe;
 
 /// The `format` field of `survey.json`.
-pub const FORMAT: &str = "robotstxt-test survey 2";
+pub const FORMAT: &str = "robotstxt-test survey 3";
 
 /// Which part of a corpus to survey: `K/N`, the files whose content hash is `K-1` modulo `N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,6 +124,9 @@ pub struct Survey {
     /// The reference's profiles compared with each other on the same probes.
     pub profiles: ProfileDifferences,
     pub adapters: Vec<AdapterSurvey>,
+    /// For a survey of WARC files: the records read, those skipped, and the hosts by status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub census: Option<census::Census>,
 }
 
 /// Shards `included` of `count`.
@@ -188,6 +202,15 @@ pub struct AdapterSurvey {
     /// How many files disagree with exactly this set of signatures (indices into `signatures`,
     /// comma-separated): what makes per-cause file counts exact after any grouping and merge.
     pub file_sets: BTreeMap<String, usize>,
+    /// In a census: the counts above per host, each body counted for every host serving it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<weights::HostRates>,
+    /// In a census: how many hosts serve a body with exactly this set of signatures.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub host_sets: BTreeMap<String, u64>,
+    /// In a census: the disagreeing bodies served by the most hosts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub served: Vec<weights::Served>,
 }
 
 /// One corpus file with its probes and the reference's answers, shared by every engine's thread.
@@ -203,10 +226,12 @@ struct Job {
     open: Vec<Vec<OnceLock<Vec<&'static str>>>>,
     /// The protocol message asking this file's probes, encoded once for every adapter.
     request: SharedRequest,
+    /// In a census: the hosts that serve this body.
+    hosts: Option<u64>,
 }
 
 impl Job {
-    fn new(file: CorpusFile, max_queries: usize) -> Job {
+    fn new(file: CorpusFile, hosts: Option<u64>, max_queries: usize) -> Job {
         let probes = probes::probes(&file.body, max_queries);
         let queries: Vec<Query> = probes.iter().map(|p| p.query.clone()).collect();
         let reference = Profile::ALL
@@ -232,6 +257,7 @@ impl Job {
             reference,
             open,
             request: SharedRequest::new(),
+            hosts,
         }
     }
 
@@ -284,12 +310,18 @@ struct Tally<'p> {
     bodies: Vec<Option<Vec<u8>>>,
     done: usize,
     progress: &'p (dyn Fn(usize, usize) + Sync),
+    /// In a census: the same tally per host.
+    weights: Option<weights::Weights>,
 }
 
 impl Worker<Job> for Tally<'_> {
     fn item(&mut self, engine: &mut dyn Engine, job: &Job) {
         let reply = engine.check_shared(&job.name, &job.body, &job.queries, &job.request);
         let s = &mut self.survey;
+        let answered = matches!(&reply, Ok(Reply::Verdicts(v)) if v.len() == job.queries.len());
+        if let (false, Some(weights), Some(hosts)) = (answered, &mut self.weights, job.hosts) {
+            weights.not_answered(hosts);
+        }
         match reply {
             Ok(Reply::Verdicts(verdicts)) if verdicts.len() == job.queries.len() => {
                 s.files += 1;
@@ -391,7 +423,11 @@ impl Tally<'_> {
                         signature,
                         files: 0,
                         checks: 0,
-                        example: example(),
+                        hosts: None,
+                        example: Example {
+                            hosts: job.hosts,
+                            ..example()
+                        },
                     });
                     self.bodies.push(reducible(&job.body));
                     self.found.len() - 1
@@ -404,10 +440,22 @@ impl Tally<'_> {
                 entry.files += 1;
                 signatures.push(index);
                 if job.name < entry.example.file {
-                    entry.example = example();
+                    entry.example = Example {
+                        hosts: job.hosts,
+                        ..example()
+                    };
                     self.bodies[index] = reducible(&job.body);
                 }
             }
+        }
+        if let (Some(weights), Some(hosts)) = (&mut self.weights, job.hosts) {
+            signatures.sort_unstable();
+            let first = signatures
+                .iter()
+                .map(|&i| self.found[i].signature.as_str())
+                .min();
+            let checks = (open_checks, scored_checks);
+            weights.answered(&job.name, hosts, checks, &signatures, first);
         }
         if open_checks > 0 {
             s.open_points.files += 1;
@@ -434,14 +482,28 @@ impl Tally<'_> {
         for (new, &old) in order.iter().enumerate() {
             renumber[old] = new;
         }
-        let found = self.found;
-        survey.signatures = order.iter().map(|&i| found[i].clone()).collect();
-        for (set, files) in self.sets {
+        let mut found = self.found;
+        let renumbered = |set: Vec<usize>| {
             let mut set: Vec<usize> = set.into_iter().map(|i| renumber[i]).collect();
             set.sort_unstable();
-            *survey.file_sets.entry(cause::set_key(&set)).or_default() += files;
+            cause::set_key(&set)
+        };
+        if let Some(weights) = self.weights {
+            for (i, signature) in found.iter_mut().enumerate() {
+                signature.hosts = Some(weights.signatures.get(i).copied().unwrap_or(0));
+            }
+            for (set, hosts) in weights.sets {
+                *survey.host_sets.entry(renumbered(set)).or_default() += hosts;
+            }
+            survey.hosts = Some(weights.rates);
+            survey.served = weights.served;
+            weights::keep_most_served(&mut survey.served);
         }
-        survey.causes = cause::causes(&survey.signatures, &survey.file_sets);
+        survey.signatures = order.iter().map(|&i| found[i].clone()).collect();
+        for (set, files) in self.sets {
+            *survey.file_sets.entry(renumbered(set)).or_default() += files;
+        }
+        survey.causes = cause::causes(&survey.signatures, &survey.file_sets, &survey.host_sets);
         survey
     }
 }
@@ -455,7 +517,6 @@ pub fn survey(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Survey, String> {
     corpus::Layout::of(corpus)?;
-    let max_queries = options.max_queries.max(1);
     let shard = options.shard;
     let (sender, files) = sync_channel::<CorpusFile>(64);
     let path = corpus.to_owned();
@@ -468,87 +529,15 @@ pub fn survey(
             sender.send(file).is_ok()
         })
     });
-    let workers: Vec<Tally> = engines
-        .iter()
-        .enumerate()
-        .map(|(engine, e)| {
-            let handshake = e.handshake().clone();
-            let compared = compared_under(&handshake);
-            Tally {
-                engine,
-                compared,
-                survey: AdapterSurvey {
-                    adapter: handshake.name.clone(),
-                    handshake,
-                    compared_under: compared.name().to_owned(),
-                    files: 0,
-                    checks: 0,
-                    disagreements: Disagreements::default(),
-                    open_points: Disagreements::default(),
-                    differing: Disagreements::default(),
-                    open_points_by_point: BTreeMap::new(),
-                    norobots_1994: Disagreements::default(),
-                    errors: 0,
-                    crashes: 0,
-                    timeouts: 0,
-                    protocol_errors: 0,
-                    skipped: 0,
-                    unavailable: None,
-                    causes: Vec::new(),
-                    signatures: Vec::new(),
-                    file_sets: BTreeMap::new(),
-                },
-                index: BTreeMap::new(),
-                found: Vec::new(),
-                sets: BTreeMap::new(),
-                bodies: Vec::new(),
-                done: 0,
-                progress,
-            }
-        })
-        .collect();
-    let mut totals = (0usize, 0u64, 0usize);
-    let mut profiles = ProfileDifferences::default();
-    let jobs = files.into_iter().map(|file| {
-        let job = Job::new(file, max_queries);
-        totals.0 += 1;
-        totals.1 += job.body.len() as u64;
-        totals.2 += job.queries.len();
-        let differing = (0..job.queries.len())
-            .filter(|&q| job.reference.iter().any(|r| r[q] != job.reference[0][q]))
-            .count();
-        if differing > 0 {
-            profiles.files += 1;
-            profiles.checks += differing;
-        }
-        job
-    });
-    let tallies = side_by_side(jobs, engines, workers);
+    let bodies = files.into_iter().map(|file| (file, None));
+    let mut survey = bodies::survey_bodies(bodies, engines, options, false, progress);
     let reading = reader
         .join()
         .map_err(|_| "the corpus reader panicked".to_owned())??;
-    let (files, bytes, queries) = totals;
-    Ok(Survey {
-        format: FORMAT.to_owned(),
-        corpus: corpus.file_name().map_or_else(
-            || corpus.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        ),
-        shards: options.shard.map(|s| Shards {
-            count: s.count,
-            included: vec![s.index],
-        }),
-        probes: ProbeSettings {
-            max_queries_per_file: max_queries,
-            max_agents_per_file: probes::MAX_AGENTS,
-            max_rules_per_file: probes::MAX_RULES,
-            generic_agent: probes::GENERIC_AGENT.to_owned(),
-        },
-        files,
-        bytes,
-        queries,
-        oversized: reading.oversized,
-        profiles,
-        adapters: tallies.into_iter().map(Tally::into_survey).collect(),
-    })
+    survey.corpus = corpus.file_name().map_or_else(
+        || corpus.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    survey.oversized = reading.oversized;
+    Ok(survey)
 }

@@ -45,9 +45,14 @@ pub fn markdown(survey: &Survey) -> String {
         }
     };
     let p = &survey.probes;
+    // A census surveys each distinct body of its hosts' last captures once.
+    let unit = match survey.census {
+        Some(_) => "distinct bodies",
+        None => "files",
+    };
     let _ = writeln!(
         out,
-        "{} files ({:.1} MB) from `{}`{shards}, each an untrusted robots.txt body with no expected \
+        "{} {unit} ({:.1} MB) from `{}`{shards}, each an untrusted robots.txt body with no expected \
          answers. Every file is asked probe queries derived from its own text: every robot it names \
          (up to {}) and the generic `{}` ask for `/`, and the first {} distinct Allow/Disallow values \
          become paths (`*` as `x`, a final `$` dropped), each asked with its parent, a child, a \
@@ -131,6 +136,9 @@ pub fn markdown(survey: &Survey) -> String {
          files differently.",
         survey.profiles.checks, survey.profiles.files
     );
+    if let Some(census) = &survey.census {
+        out.push_str(&super::census_write::section(survey, census));
+    }
     for a in &survey.adapters {
         if a.skipped > 0 {
             let why = a.unavailable.as_deref().unwrap_or("unavailable");
@@ -178,7 +186,12 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
             a.disagreements.files,
             a.causes.len().min(TOP_CAUSES)
         );
-        out.push_str("| # | cause | files | checks |\n|--:|---|--:|--:|\n");
+        match a.hosts {
+            Some(_) => {
+                out.push_str("| # | cause | bodies | hosts | checks |\n|--:|---|--:|--:|--:|\n")
+            }
+            None => out.push_str("| # | cause | files | checks |\n|--:|---|--:|--:|\n"),
+        }
         for (i, c) in a.causes.iter().take(TOP_CAUSES).enumerate() {
             let first = c.signatures.first().map_or("", String::as_str);
             let shown = if c.shape == first {
@@ -190,9 +203,14 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
                 };
                 format!("{} — {}{more}", code(&c.shape), cell(first))
             };
-            let _ = writeln!(out, "| {} | {shown} | {} | {} |", i + 1, c.files, c.checks);
+            let files = match c.hosts {
+                Some(hosts) => format!("{} | {hosts}", c.files),
+                None => c.files.to_string(),
+            };
+            let _ = writeln!(out, "| {} | {shown} | {files} | {} |", i + 1, c.checks);
         }
     }
+    super::census_write::served(out, a);
     if !a.open_points_by_point.is_empty() {
         let mut points: Vec<(&String, &usize)> = a.open_points_by_point.iter().collect();
         points.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
@@ -219,9 +237,13 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
 
 fn example(out: &mut String, number: usize, s: &SignatureCount) {
     let e = &s.example;
+    let served = match e.hosts {
+        Some(hosts) => format!(" (a body {hosts} hosts serve)"),
+        None => String::new(),
+    };
     let _ = writeln!(
         out,
-        "\n**{number}.** {} — in {}: robot {}, path {}, {} probe: the reference says {}, the adapter {}.\n",
+        "\n**{number}.** {} — in {}{served}: robot {}, path {}, {} probe: the reference says {}, the adapter {}.\n",
         cell(&s.signature),
         code(&e.file),
         code(&e.agent),
@@ -259,7 +281,7 @@ fn percent(part: usize, whole: usize) -> String {
 }
 
 /// Text safe inside a Markdown table cell or paragraph: Markdown's special characters escaped.
-fn cell(text: &str) -> String {
+pub(super) fn cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -1,0 +1,479 @@
+//! A census of robots.txt files from WARC files, as Common Crawl publishes them with every crawl:
+//! `survey --warc`.
+//!
+//! Only `response` records count. Each response is classed by what RFC 9309 §2.3.1 makes of it
+//! (2xx parsed, 3xx a redirect, 4xx unavailable, 5xx unreachable), counted once per fetch and
+//! once per host by the host's last capture ([`super::hosts`]). The 2xx bodies of the hosts' last
+//! captures are surveyed, each distinct body once and weighted by its hosts. Records that cannot
+//! be read are counted by kind, the first few of each kind named ([`MAX_FAULT_EXAMPLES`]), and
+//! skipped; a file that cannot be read at all is named.
+//!
+//! One process reads every file twice: once to find each host's last capture, once to survey.
+//! On an engine, `survey captures` is the first read of one file, the engine's shuffle by host
+//! makes a plan per file, and `survey --warc FILE --plan PLAN` surveys one file's part; `survey
+//! merge` adds the parts up into what one process gives.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, SyncSender};
+use std::sync::Mutex;
+use std::thread;
+
+use serde::{Deserialize, Serialize};
+
+use super::bodies::survey_bodies;
+use super::corpus::CorpusFile;
+use super::hosts::{Capture, Hosts, Plan, PlanEntry, PlanError};
+use super::warc::{read_warc, Fault, Item, Place, WarcError};
+use super::weights::{sum, Overflow};
+use super::{Options, Shards, Survey};
+use robotstxt_suite::engine::Engine;
+
+/// Skipped records named per kind; the rest are counted.
+pub const MAX_FAULT_EXAMPLES: usize = 10;
+/// Bodies read ahead of the survey: with the engines' own queues, what bounds the bodies held.
+const BODIES_AHEAD: usize = 8;
+
+/// What a census read, beside the survey of its bodies.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Census {
+    /// WARC files read.
+    pub warc_files: u64,
+    /// Files that could not be read, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<Unreadable>,
+    /// Records read, by `WARC-Type`; a skipped record is not here but under `faults`.
+    pub records: BTreeMap<String, u64>,
+    /// Records skipped, by the kind of fault.
+    pub faults: BTreeMap<String, u64>,
+    /// The first skipped records of each kind, by file name and place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fault_examples: Vec<FaultExample>,
+    /// Every response read (every fetch), by what RFC 9309 makes of its status.
+    pub fetches: StatusCounts,
+    /// Every host (`scheme://host[:port]`) once, by its last capture.
+    pub hosts: StatusCounts,
+    /// Distinct bodies longer than RFC 9309's 500 KiB parse limit, surveyed cut there.
+    pub cut: u64,
+}
+
+/// A WARC file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unreadable {
+    pub warc: String,
+    pub error: String,
+}
+
+/// A skipped record, named.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FaultExample {
+    pub warc: String,
+    #[serde(flatten)]
+    pub fault: Fault,
+}
+
+impl FaultExample {
+    fn key(&self) -> (&str, &str, Place) {
+        (self.fault.kind.name(), &self.warc, self.fault.place)
+    }
+}
+
+/// Responses by RFC 9309 §2.3.1: what a crawler does with each.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusCounts {
+    /// 2xx: the body is parsed.
+    pub success: u64,
+    /// 3xx: a redirect to follow.
+    pub redirect: u64,
+    /// 4xx: "unavailable", the crawler may access any resource.
+    pub unavailable: u64,
+    /// 5xx: "unreachable", the crawler must assume complete disallow.
+    pub unreachable: u64,
+    /// Any other status (1xx, or beyond 599).
+    pub other: u64,
+}
+
+impl StatusCounts {
+    pub fn count(&mut self, status: u16) {
+        let slot = match status {
+            200..=299 => &mut self.success,
+            300..=399 => &mut self.redirect,
+            400..=499 => &mut self.unavailable,
+            500..=599 => &mut self.unreachable,
+            _ => &mut self.other,
+        };
+        *slot = slot.saturating_add(1);
+    }
+
+    pub fn total(&self) -> u64 {
+        [
+            self.success,
+            self.redirect,
+            self.unavailable,
+            self.unreachable,
+            self.other,
+        ]
+        .iter()
+        .fold(0u64, |a, &b| a.saturating_add(b))
+    }
+
+    fn add(&mut self, other: &StatusCounts) -> Result<(), Overflow> {
+        self.success = sum(self.success, other.success)?;
+        self.redirect = sum(self.redirect, other.redirect)?;
+        self.unavailable = sum(self.unavailable, other.unavailable)?;
+        self.unreachable = sum(self.unreachable, other.unreachable)?;
+        self.other = sum(self.other, other.other)?;
+        Ok(())
+    }
+}
+
+impl Census {
+    /// Counts one record of the file `warc`.
+    fn count(&mut self, warc: &str, item: &Item) {
+        let bump = |map: &mut BTreeMap<String, u64>, key: &str| {
+            let n = map.entry(key.to_owned()).or_default();
+            *n = n.saturating_add(1);
+        };
+        match item {
+            Item::Response(r) => {
+                bump(&mut self.records, "response");
+                self.fetches.count(r.status);
+            }
+            Item::Other { kind, .. } => bump(&mut self.records, kind),
+            Item::Fault(fault) => {
+                bump(&mut self.faults, fault.kind.name());
+                self.fault_examples.push(FaultExample {
+                    warc: warc.to_owned(),
+                    fault: fault.clone(),
+                });
+                if self.fault_examples.len() > 4 * MAX_FAULT_EXAMPLES {
+                    self.keep_examples();
+                }
+            }
+        }
+    }
+
+    /// The first [`MAX_FAULT_EXAMPLES`] of each kind: the same whatever order parts came in.
+    fn keep_examples(&mut self) {
+        self.fault_examples.sort_by(|a, b| a.key().cmp(&b.key()));
+        let mut kept: BTreeMap<&'static str, usize> = BTreeMap::new();
+        self.fault_examples.retain(|e| {
+            let n = kept.entry(e.fault.kind.name()).or_default();
+            *n += 1;
+            *n <= MAX_FAULT_EXAMPLES
+        });
+    }
+
+    /// Adds a part's census in, every count checked.
+    pub fn add(&mut self, other: Census) -> Result<(), Overflow> {
+        self.warc_files = sum(self.warc_files, other.warc_files)?;
+        self.unreadable.extend(other.unreadable);
+        self.unreadable.sort_by(|a, b| a.warc.cmp(&b.warc));
+        for (mine, theirs) in [
+            (&mut self.records, other.records),
+            (&mut self.faults, other.faults),
+        ] {
+            for (key, n) in theirs {
+                let slot = mine.entry(key).or_default();
+                *slot = sum(*slot, n)?;
+            }
+        }
+        self.fault_examples.extend(other.fault_examples);
+        self.keep_examples();
+        self.fetches.add(&other.fetches)?;
+        self.hosts.add(&other.hosts)?;
+        self.cut = sum(self.cut, other.cut)?;
+        Ok(())
+    }
+}
+
+/// Why a census stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum CensusError {
+    #[error(transparent)]
+    Warc(#[from] WarcError),
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    #[error("two WARC files are named {0}: a census tells files apart by name")]
+    SameName(String),
+    #[error("no WARC file to read")]
+    NoFiles,
+    #[error("{warc}: the plan names {missing} captures this file does not hold where it says: it was made from another file")]
+    Mismatch { warc: String, missing: usize },
+    #[error("writing the captures: {0}")]
+    Output(io::Error),
+    #[error("a WARC reader thread panicked")]
+    Panicked,
+}
+
+/// A WARC file's name in a census: its file name, without the folder.
+pub fn warc_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The name a census goes by unless given one: the file's name, or how many files.
+pub fn default_name(files: &[PathBuf]) -> String {
+    match files {
+        [one] => warc_name(one),
+        _ => format!("{} WARC files", files.len()),
+    }
+}
+
+/// `survey captures`: one JSON line per response of `file` (see [`Capture`]). Returns how many.
+pub fn captures(file: &Path, out: &mut dyn Write) -> Result<u64, CensusError> {
+    let name = warc_name(file);
+    let mut written = 0u64;
+    let mut failed = None;
+    read_warc(file, &mut |item| {
+        let Item::Response(response) = item else {
+            return true;
+        };
+        let line =
+            serde_json::to_string(&Capture::of(&name, &response)).expect("a capture serialises");
+        match writeln!(out, "{line}") {
+            Ok(()) => {
+                written += 1;
+                true
+            }
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        }
+    })?;
+    match failed {
+        Some(e) => Err(CensusError::Output(e)),
+        None => Ok(written),
+    }
+}
+
+/// One file's share of a census: where it is, what to count in it.
+struct Part {
+    path: PathBuf,
+    name: String,
+    entries: std::collections::HashMap<Place, PlanEntry>,
+    /// Whether this survey counts the file's records (with a shard, one shard does).
+    records: bool,
+    unreadable: Option<String>,
+}
+
+/// `survey --warc FILE...`: the whole census in this process, or with `options.shard` one
+/// shard of it (every shard reads every file; each counts its share exactly once).
+pub fn census(
+    files: &[PathBuf],
+    name: &str,
+    engines: &mut [Box<dyn Engine>],
+    options: &Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Survey, CensusError> {
+    let names: Vec<String> = files.iter().map(|f| warc_name(f)).collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    if let Some(twice) = sorted.windows(2).find(|w| w[0] == w[1]) {
+        return Err(CensusError::SameName(twice[0].clone()));
+    }
+    if files.is_empty() {
+        return Err(CensusError::NoFiles);
+    }
+    let (hosts, mut unreadable) = last_captures(files, &names)?;
+    let mut plans = hosts.plans(name, options.shard);
+    let parts = files
+        .iter()
+        .zip(&names)
+        .map(|(path, warc)| Part {
+            path: path.clone(),
+            name: warc.clone(),
+            entries: plans.remove(warc).map(|p| p.entries).unwrap_or_default(),
+            records: options.shard.is_none_or(|s| s.holds(warc.as_bytes())),
+            unreadable: unreadable.remove(warc),
+        })
+        .collect();
+    let shards = options.shard.map(|s| Shards {
+        count: s.count,
+        included: vec![s.index],
+    });
+    run(parts, name, shards, engines, options, progress)
+}
+
+/// `survey --warc FILE --plan PLAN`: one file's part of a census an engine planned.
+pub fn census_part(
+    file: &Path,
+    plan: Plan,
+    engines: &mut [Box<dyn Engine>],
+    options: &Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Survey, CensusError> {
+    let header = plan.header;
+    let part = Part {
+        path: file.to_owned(),
+        name: header.warc.clone(),
+        entries: plan.entries,
+        records: true,
+        unreadable: header.unreadable.clone(),
+    };
+    let shards = Some(Shards {
+        count: header.parts,
+        included: vec![header.part],
+    });
+    run(vec![part], &header.name, shards, engines, options, progress)
+}
+
+/// The first read: every file's responses, in parallel over the files, into the host table.
+/// Files that cannot be read come back by name, with why.
+fn last_captures(
+    files: &[PathBuf],
+    names: &[String],
+) -> Result<(Hosts, BTreeMap<String, String>), CensusError> {
+    let hosts = Mutex::new(Hosts::new(names));
+    let unreadable = Mutex::new(BTreeMap::new());
+    let next = Mutex::new(files.iter().zip(names));
+    let threads = thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len());
+    thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let Some((path, name)) = next.lock().expect("not poisoned").next() else {
+                    return;
+                };
+                // Responses are gathered a few at a time, so the lock is taken seldom.
+                let mut batch = Vec::new();
+                let flush = |batch: &mut Vec<_>| {
+                    let mut hosts = hosts.lock().expect("not poisoned");
+                    for response in batch.drain(..) {
+                        hosts.add(name, &response);
+                    }
+                };
+                let read = read_warc(path, &mut |item| {
+                    if let Item::Response(mut response) = item {
+                        // The table keeps the digest, not the body.
+                        if let Some(body) = &mut response.body {
+                            body.bytes = Vec::new();
+                        }
+                        batch.push(response);
+                        if batch.len() == 256 {
+                            flush(&mut batch);
+                        }
+                    }
+                    true
+                });
+                flush(&mut batch);
+                if let Err(e) = read {
+                    let mut unreadable = unreadable.lock().expect("not poisoned");
+                    unreadable.insert(name.clone(), e.to_string());
+                }
+            });
+        }
+    });
+    let hosts = hosts.into_inner().map_err(|_| CensusError::Panicked)?;
+    let unreadable = unreadable.into_inner().map_err(|_| CensusError::Panicked)?;
+    Ok((hosts, unreadable))
+}
+
+/// The second read and the survey: each part's records counted, its planned captures counted per
+/// host, and the bodies standing for their hosts surveyed, while the engines answer.
+fn run(
+    parts: Vec<Part>,
+    name: &str,
+    shards: Option<Shards>,
+    engines: &mut [Box<dyn Engine>],
+    options: &Options,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Survey, CensusError> {
+    let (sender, bodies) = sync_channel::<(CorpusFile, Option<u64>)>(BODIES_AHEAD);
+    let reader = thread::spawn(move || {
+        let mut census = Census::default();
+        for part in parts {
+            if !read_part(part, &mut census, &sender)? {
+                break;
+            }
+        }
+        census.keep_examples();
+        Ok::<Census, CensusError>(census)
+    });
+    let mut survey = survey_bodies(bodies.into_iter(), engines, options, true, progress);
+    let census = reader.join().map_err(|_| CensusError::Panicked)??;
+    survey.corpus = name.to_owned();
+    survey.shards = shards;
+    survey.census = Some(census);
+    Ok(survey)
+}
+
+/// Reads one part; `false` once the survey stopped taking bodies.
+fn read_part(
+    part: Part,
+    census: &mut Census,
+    sender: &SyncSender<(CorpusFile, Option<u64>)>,
+) -> Result<bool, CensusError> {
+    let unreadable = |census: &mut Census, error: String| {
+        if part.records {
+            census.unreadable.push(Unreadable {
+                warc: part.name.clone(),
+                error,
+            });
+        }
+    };
+    if let Some(error) = &part.unreadable {
+        unreadable(census, error.clone());
+        return Ok(true);
+    }
+    let mut met = 0usize;
+    let mut open = true;
+    let mut misplaced = false;
+    let read = read_warc(&part.path, &mut |item| {
+        if part.records {
+            census.count(&part.name, &item);
+        }
+        let Item::Response(response) = item else {
+            return true;
+        };
+        let Some(entry) = part.entries.get(&response.place) else {
+            return true;
+        };
+        met += 1;
+        census.hosts.count(entry.status);
+        let Some(hosts) = entry.hosts else {
+            return true;
+        };
+        let Some(body) = response.body else {
+            misplaced = true;
+            return false;
+        };
+        if body.cut {
+            census.cut = census.cut.saturating_add(1);
+        }
+        let file = CorpusFile {
+            name: response.target,
+            body: body.bytes,
+        };
+        open = sender.send((file, Some(hosts))).is_ok();
+        open
+    });
+    if let Err(e) = read {
+        unreadable(census, e.to_string());
+        return Ok(true);
+    }
+    if part.records {
+        census.warc_files = census.warc_files.saturating_add(1);
+    }
+    if open && (misplaced || met != part.entries.len()) {
+        return Err(CensusError::Mismatch {
+            warc: part.name,
+            missing: part.entries.len().saturating_sub(met).max(1),
+        });
+    }
+    Ok(open)
+}
+
+/// This process's peak resident memory (`VmHWM` of `/proc/self/status`), in bytes; `None` where
+/// there is no such file.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
