@@ -14,7 +14,7 @@ use crate::visible::shown;
 /// Lines shown before a long body is cut short.
 const MAX_LINES: usize = 40;
 /// Characters shown of one line before it is cut short.
-const MAX_LINE_CHARS: usize = 160;
+pub const MAX_LINE_CHARS: usize = 160;
 
 /// The body with line numbers and every invisible byte made visible: `␍` CR, `␊` LF, `␉` TAB,
 /// `␀` NUL and the other control pictures, `<BOM>` for U+FEFF, `\xFF` for bytes that are not

@@ -7,8 +7,8 @@
 //! and under every profile of [`Profile::ALL`] with [`run::score`]. [`matrix`] turns the results
 //! into the numbers and groupings every page shows, and [`versions`] the checks that changed
 //! between two versions of one parser; [`markdown`], [`html`] and [`json`] render them.
-//! [`write`] renders everything in memory first and only then writes each file atomically, so a
-//! run that fails leaves the previous reports as they were.
+//! [`write()`] renders everything in memory first and only then replaces the folder in one step
+//! ([`crate::swap`]), so a run that fails leaves the previous reports as they were.
 
 pub mod html;
 pub mod json;

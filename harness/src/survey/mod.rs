@@ -12,8 +12,8 @@
 //! `--shard K/N` keeps the files whose content hash is `K-1` modulo `N`; [`merge`] adds shard
 //! results up into what one run over the whole corpus gives (every count and signature exactly;
 //! when an adapter has more than [`cause::REDUCTIONS`] signatures, which examples were reduced, and
-//! so how signatures group into causes, follows each shard's most common signatures); [`write`]
-//! writes `survey.json` and `survey.md`.
+//! so how signatures group into causes, follows each shard's most common signatures);
+//! [`write`](mod@write) writes `survey.json` and `survey.md`.
 
 pub mod cause;
 pub mod corpus;
