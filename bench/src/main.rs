@@ -115,7 +115,7 @@ fn main() -> Result<(), String> {
     }
 
     robotstxt_test::atomic::write_atomic(&args.out, report.as_bytes())
-        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+        .map_err(|e| e.to_string())?;
     print!("{report}");
     Ok(())
 }

@@ -13,6 +13,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
+use rustix::process::{kill_process, kill_process_group, Pid, Signal};
+
 /// The exit status after an interrupt: 128 + SIGINT, as shells report it.
 pub const INTERRUPTED: i32 = 130;
 
@@ -90,16 +92,13 @@ pub fn stop_everything() {
 /// Kills an adapter's process group with SIGKILL, and every process still holding its output
 /// pipe (a grandchild that left the group with `setsid`).
 pub fn stop(adapter: Running) {
-    // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
-    unsafe {
-        libc::kill(-adapter.group, libc::SIGKILL);
+    // A process that is already gone is what was wanted: errors are not worth reporting.
+    if let Some(group) = Pid::from_raw(adapter.group) {
+        let _ = kill_process_group(group, Signal::KILL);
     }
     if let (Some(inode), Some(holding_pipe)) = (adapter.pipe, PIPE_HOLDERS.get()) {
-        for pid in holding_pipe(inode) {
-            // SAFETY: as above, for one process.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+        for pid in holding_pipe(inode).into_iter().filter_map(Pid::from_raw) {
+            let _ = kill_process(pid, Signal::KILL);
         }
     }
 }

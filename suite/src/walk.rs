@@ -4,11 +4,11 @@
 //! `*.yaml` is an error rather than a hang.
 
 use std::collections::HashSet;
-use std::fs::OpenOptions;
+use std::fs::File;
 use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use rustix::fs::{Mode, OFlags};
 use walkdir::WalkDir;
 
 /// Every file under `root` whose name ends in `.{extension}`, sorted, each real file once (a
@@ -50,10 +50,8 @@ pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>
 pub fn read_regular(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     // Non-blocking, so that opening a FIFO returns at once (and is then refused) instead of
     // waiting for a writer; reads of a regular file are not affected.
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
+    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let file = File::from(rustix::fs::open(path, flags, Mode::empty())?);
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(io::Error::new(

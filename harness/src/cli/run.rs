@@ -1,6 +1,5 @@
 //! `robotstxt-test run`: the corpus against the reference or adapters, scored.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -171,7 +170,10 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
     let strict = args.gate.strict;
     Ok(match args.format {
         Format::Human | Format::Long => {
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            // Colours on a terminal, unless `NO_COLOR` (or `CLICOLOR=0`, `TERM=dumb`) says
+            // otherwise, or `CLICOLOR_FORCE` asks for them anyway.
+            let color =
+                anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
             let long = args.verbose || args.format == Format::Long;
             runs.iter()
                 .map(|run| match run.gate {

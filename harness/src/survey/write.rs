@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::atomic::write_atomic;
+use crate::atomic::{remove_stale_temporaries, write_atomic};
 use crate::limits::MAX_SURVEY_FILE;
 use crate::output::markup::md_code;
 
@@ -16,7 +16,7 @@ pub const TOP_CAUSES: usize = 10;
 /// Writes `survey.json` and `survey.md` into `dir` (created if missing), each atomically.
 pub fn write(survey: &Survey, dir: &Path) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    crate::swap::remove_stale_temporaries(dir);
+    remove_stale_temporaries(dir);
     let mut json = serde_json::to_string_pretty(survey).map_err(|e| e.to_string())?;
     json.push('\n');
     write_atomic(&dir.join("survey.json"), json.as_bytes()).map_err(|e| e.to_string())?;

@@ -297,12 +297,8 @@ fn run(command: &mut Command) -> Result<(), String> {
     ))
 }
 
-/// The program's path, looked up on `PATH` the way a shell would.
+/// The program's path, looked up on `PATH` the way a shell would (a name with a `/` is taken as
+/// a path); only an executable file counts.
 pub fn find_program(program: &str) -> Option<PathBuf> {
-    if program.contains('/') {
-        return Path::new(program).is_file().then(|| PathBuf::from(program));
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|path| path.is_file())
+    which::which(program).ok()
 }
