@@ -4,11 +4,11 @@
 //! registered here (its process group, and any process that still holds its output pipe),
 //! removes the temporary files and folders registered here, and exits with status 130.
 //!
-//! A closed standard output (`robotstxt-test check ... | head -1`) ends the process the same way,
-//! quietly, with the status a shell reports for a process killed by SIGPIPE. Rust ignores SIGPIPE
-//! so that a write to a dead adapter's pipe is an error the harness can report; restoring the
-//! default would let any adapter that exits early kill the harness. So the write to stdout fails
-//! instead, and `print!` panics; the hook installed here turns that one panic into the exit.
+//! A closed standard output (`robotstxt-test check ... | head -1`) is not a signal here: Rust
+//! ignores SIGPIPE, so that a write to a dead adapter's pipe is an error the harness can report
+//! (restoring the default would let any adapter that exits early kill the harness). A write to
+//! the closed standard output fails with `BrokenPipe` instead, and the application ends quietly
+//! with [`STDOUT_CLOSED`], after the usual clean-up of whatever was running.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -42,35 +42,18 @@ pub fn find_pipe_holders_with(find: fn(u64) -> Vec<i32>) {
     let _ = PIPE_HOLDERS.set(find);
 }
 
-/// Installs the handler for SIGINT, SIGTERM and SIGHUP, and the exit on a closed standard output.
-/// Call once, at start.
-pub fn install() -> Result<(), String> {
+/// The interrupt handler could not be installed.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot install the interrupt handler: {0}")]
+pub struct HandlerError(#[from] ctrlc::Error);
+
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP. Call once, at start.
+pub fn install() -> Result<(), HandlerError> {
     ctrlc::set_handler(|| {
         stop_everything();
         std::process::exit(INTERRUPTED);
-    })
-    .map_err(|e| format!("cannot install the interrupt handler: {e}"))?;
-    let report_panic = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if is_closed_stdout(info) {
-            stop_everything();
-            std::process::exit(STDOUT_CLOSED);
-        }
-        report_panic(info);
-    }));
+    })?;
     Ok(())
-}
-
-/// Whether a panic is `print!`'s on a standard output whose reader has gone (EPIPE).
-fn is_closed_stdout(info: &std::panic::PanicHookInfo<'_>) -> bool {
-    let message = info
-        .payload()
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| info.payload().downcast_ref::<&str>().copied())
-        .unwrap_or_default();
-    message.starts_with("failed printing to stdout")
-        && message.contains(&std::io::Error::from_raw_os_error(libc::EPIPE).to_string())
 }
 
 /// Stops every registered adapter and removes every registered temporary path.

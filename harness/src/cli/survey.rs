@@ -1,6 +1,7 @@
 //! `robotstxt-test survey`: every adapter over a corpus of real robots.txt files, and
 //! `survey merge` for shard results.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -10,8 +11,9 @@ use robotstxt_test::limits::MAX_SURVEY_FILE;
 use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
 
 use super::corpus;
+use super::error::print;
 use super::select::AdapterArgs;
-use super::Exit;
+use super::{Error, Exit};
 
 /// Survey real robots.txt files: how often each parser disagrees with the reference, and why.
 ///
@@ -54,7 +56,7 @@ enum Action {
     },
 }
 
-pub fn execute(mut args: Args) -> Result<Exit, String> {
+pub fn execute(mut args: Args) -> Result<Exit, Error> {
     if let Some(Action::Merge { files, out }) = args.action {
         let out = out.unwrap_or_else(corpus::reports_folder);
         let surveys = files
@@ -63,18 +65,21 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
             .collect::<Result<Vec<_>, _>>()?;
         let merged = merge(surveys)?;
         write::write(&merged, &out)?;
-        print_summary(&merged);
-        println!("wrote {}", written(&out));
+        print(&format!("{}wrote {}\n", summary(&merged), written(&out)))?;
         return Ok(Exit::Ok);
     }
-    let corpus = args.corpus.take().ok_or("--corpus is required")?;
+    let corpus = args
+        .corpus
+        .take()
+        .ok_or_else(|| Error::usage("--corpus is required"))?;
     let out = args.out.take().unwrap_or_else(corpus::reports_folder);
     if !args.select.any() {
         args.select.adapters.push("all".to_owned());
     }
     let mut engines = args.select.open(true)?;
     if engines.is_empty() {
-        return Err("no adapter to survey".to_owned());
+        // `all` left out every adapter this machine cannot run, and that was every one.
+        return Err(Error::Adapter("no adapter to survey".to_owned()));
     }
     let bar = ProgressBar::new_spinner().with_style(
         ProgressStyle::with_template("{spinner} {pos} answers ({per_sec}) {elapsed}")
@@ -89,7 +94,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     bar.finish_and_clear();
     let result = result?;
     write::write(&result, &out)?;
-    print_summary(&result);
+    print(&summary(&result))?;
     if !result.oversized.is_empty() {
         let names: Vec<String> = result
             .oversized
@@ -102,12 +107,12 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
             names.join(", ")
         );
     }
-    println!(
-        "surveyed {} files in {:.1} s; wrote {}",
+    print(&format!(
+        "surveyed {} files in {:.1} s; wrote {}\n",
         result.files,
         started.elapsed().as_secs_f64(),
         written(&out)
-    );
+    ))?;
     let mut exit = Exit::Ok;
     for engine in &engines {
         if let Some(why) = engine.unavailable() {
@@ -130,9 +135,12 @@ fn written(out: &std::path::Path) -> String {
     )
 }
 
-fn print_summary(survey: &Survey) {
+/// A line per adapter: its counts.
+fn summary(survey: &Survey) -> String {
+    let mut lines = String::new();
     for a in &survey.adapters {
-        println!(
+        let _ = writeln!(
+            lines,
             "{:<22} of {:>6} files: {:>6} disagree ({} checks), {:>6} on open points ({} checks), \
              {:>6} differ at all; {} errors, {} crashes, {} timeouts, {} causes",
             a.adapter,
@@ -148,4 +156,5 @@ fn print_summary(survey: &Survey) {
             a.causes.len()
         );
     }
+    lines
 }

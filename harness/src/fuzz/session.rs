@@ -79,13 +79,21 @@ pub enum Event<'a> {
     Finding(&'a Finding),
 }
 
+/// The engine stopped answering: its name and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: {why}")]
+pub struct BrokeDown {
+    pub name: String,
+    pub why: String,
+}
+
 /// Runs the loop until the time or document limit, reporting progress and findings to `events`.
 pub fn fuzz(
     engine: &mut dyn Engine,
     settings: &Settings,
     known: &mut Known,
     events: &mut dyn FnMut(Event<'_>),
-) -> Result<Stats, String> {
+) -> Result<Stats, BrokeDown> {
     let oracle = Oracle::for_engine(engine.handshake());
     let handshake = engine.handshake().clone();
     let mut rng = SplitMix64::new(settings.seed);
@@ -116,7 +124,10 @@ pub fn fuzz(
             Err(_) => {
                 stats.faults += 1;
                 if let Some(why) = engine.unavailable() {
-                    return Err(format!("{}: {why}", handshake.name));
+                    return Err(BrokeDown {
+                        name: handshake.name.clone(),
+                        why: why.to_owned(),
+                    });
                 }
                 continue;
             }

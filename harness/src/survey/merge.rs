@@ -9,12 +9,41 @@ use std::collections::BTreeMap;
 use super::cause::{self, parse_set_key, set_key, SignatureCount};
 use super::{AdapterSurvey, Disagreements, Shards, Survey, FORMAT};
 
+/// Why surveys cannot be added up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    #[error("nothing to merge")]
+    Nothing,
+    #[error("format {found:?} is not {FORMAT:?}: survey again with this version")]
+    Format { found: String },
+    #[error("the surveys derived their probes differently")]
+    Probes,
+    #[error("the surveys are of different corpora: {0} and {1}")]
+    Corpora(String, String),
+    #[error("a survey of the whole corpus cannot be merged with anything")]
+    Whole,
+    #[error("shards of {0} and of {1} do not split the corpus the same way")]
+    ShardCounts(usize, usize),
+    #[error("shard {index}/{count} is there twice")]
+    ShardTwice { index: usize, count: usize },
+    #[error("the surveys asked different adapters: {0:?} and {1:?}")]
+    Adapters(Vec<(String, String)>, Vec<(String, String)>),
+    #[error("{adapter} was compared under {first} and under {second}")]
+    ComparedUnder {
+        adapter: String,
+        first: String,
+        second: String,
+    },
+    #[error("{adapter}: bad file set {key:?}")]
+    BadFileSet { adapter: String, key: String },
+    #[error("{adapter}: file set {key:?} out of range")]
+    FileSetOutOfRange { adapter: String, key: String },
+}
+
 /// Adds `surveys` (shards of one corpus, surveyed with the same adapters and probe settings) up.
-pub fn merge(surveys: Vec<Survey>) -> Result<Survey, String> {
+pub fn merge(surveys: Vec<Survey>) -> Result<Survey, MergeError> {
     let mut surveys = surveys.into_iter();
-    let mut merged = surveys
-        .next()
-        .ok_or_else(|| "nothing to merge".to_owned())?;
+    let mut merged = surveys.next().ok_or(MergeError::Nothing)?;
     check_format(&merged)?;
     for survey in surveys {
         check_format(&survey)?;
@@ -31,26 +60,22 @@ pub fn merge(surveys: Vec<Survey>) -> Result<Survey, String> {
     Ok(merged)
 }
 
-fn check_format(survey: &Survey) -> Result<(), String> {
+fn check_format(survey: &Survey) -> Result<(), MergeError> {
     if survey.format == FORMAT {
         Ok(())
     } else {
-        Err(format!(
-            "format {:?} is not {FORMAT:?}: survey again with this version",
-            survey.format
-        ))
+        Err(MergeError::Format {
+            found: survey.format.clone(),
+        })
     }
 }
 
-fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
+fn add(into: &mut Survey, other: Survey) -> Result<(), MergeError> {
     if into.probes != other.probes {
-        return Err("the surveys derived their probes differently".to_owned());
+        return Err(MergeError::Probes);
     }
     if into.corpus != other.corpus {
-        return Err(format!(
-            "the surveys are of different corpora: {} and {}",
-            into.corpus, other.corpus
-        ));
+        return Err(MergeError::Corpora(into.corpus.clone(), other.corpus));
     }
     into.shards = Some(add_shards(into.shards.take(), other.shards.clone())?);
     let names = |s: &Survey| -> Vec<(String, String)> {
@@ -60,11 +85,7 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
             .collect()
     };
     if names(into) != names(&other) {
-        return Err(format!(
-            "the surveys asked different adapters: {:?} and {:?}",
-            names(into),
-            names(&other)
-        ));
+        return Err(MergeError::Adapters(names(into), names(&other)));
     }
     into.files += other.files;
     into.bytes += other.bytes;
@@ -81,19 +102,19 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
     Ok(())
 }
 
-fn add_shards(a: Option<Shards>, b: Option<Shards>) -> Result<Shards, String> {
+fn add_shards(a: Option<Shards>, b: Option<Shards>) -> Result<Shards, MergeError> {
     let (Some(mut a), Some(b)) = (a, b) else {
-        return Err("a survey of the whole corpus cannot be merged with anything".to_owned());
+        return Err(MergeError::Whole);
     };
     if a.count != b.count {
-        return Err(format!(
-            "shards of {} and of {} do not split the corpus the same way",
-            a.count, b.count
-        ));
+        return Err(MergeError::ShardCounts(a.count, b.count));
     }
     for k in b.included {
         if a.included.contains(&k) {
-            return Err(format!("shard {k}/{} is there twice", a.count));
+            return Err(MergeError::ShardTwice {
+                index: k,
+                count: a.count,
+            });
         }
         a.included.push(k);
     }
@@ -106,12 +127,13 @@ fn add_counts(a: &mut Disagreements, b: &Disagreements) {
     a.checks += b.checks;
 }
 
-fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
+fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), MergeError> {
     if a.compared_under != b.compared_under {
-        return Err(format!(
-            "{} was compared under {} and under {}",
-            a.adapter, a.compared_under, b.compared_under
-        ));
+        return Err(MergeError::ComparedUnder {
+            adapter: a.adapter.clone(),
+            first: a.compared_under.clone(),
+            second: b.compared_under,
+        });
     }
     a.files += b.files;
     a.checks += b.checks;
@@ -155,15 +177,20 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
     let mut sets = BTreeMap::new();
     for (signatures, file_sets) in [(&a_names, &a.file_sets), (&b_names, &b.file_sets)] {
         for (key, &files) in file_sets {
-            let set =
-                parse_set_key(key).ok_or_else(|| format!("{}: bad file set {key:?}", a.adapter))?;
+            let set = parse_set_key(key).ok_or_else(|| MergeError::BadFileSet {
+                adapter: a.adapter.clone(),
+                key: key.clone(),
+            })?;
             let mut renumbered = set
                 .iter()
                 .map(|&i| {
                     signatures
                         .get(i)
                         .and_then(|name| position.get(name.as_str()).copied())
-                        .ok_or_else(|| format!("{}: file set {key:?} out of range", a.adapter))
+                        .ok_or_else(|| MergeError::FileSetOutOfRange {
+                            adapter: a.adapter.clone(),
+                            key: key.clone(),
+                        })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             renumbered.sort_unstable();

@@ -37,7 +37,7 @@ use robotstxt_suite::engine::{
 };
 
 use self::cause::{Example, FileMarks};
-use self::corpus::{read_corpus, CorpusFile};
+use self::corpus::{read_corpus, CorpusError, CorpusFile};
 use self::probes::Probe;
 
 /// The `format` field of `survey.json`.
@@ -51,10 +51,15 @@ pub struct Shard {
     pub count: usize,
 }
 
+/// A `--shard` value that is not `K/N` with `1 <= K <= N`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--shard {0:?}: expected K/N with 1 <= K <= N, for example 2/8")]
+pub struct BadShard(pub String);
+
 impl Shard {
     /// Parses `K/N` with `1 <= K <= N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard {text:?}: expected K/N with 1 <= K <= N, for example 2/8");
+    pub fn parse(text: &str) -> Result<Shard, BadShard> {
+        let bad = || BadShard(text.to_owned());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: usize = k.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -453,7 +458,7 @@ pub fn survey(
     engines: &mut [Box<dyn Engine>],
     options: &Options,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Survey, String> {
+) -> Result<Survey, CorpusError> {
     corpus::Layout::of(corpus)?;
     let max_queries = options.max_queries.max(1);
     let shard = options.shard;
@@ -524,9 +529,10 @@ pub fn survey(
         job
     });
     let tallies = side_by_side(jobs, engines, workers);
+    // A panic while reading is a bug: it goes on as one, with its own message.
     let reading = reader
         .join()
-        .map_err(|_| "the corpus reader panicked".to_owned())??;
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     let (files, bytes, queries) = totals;
     Ok(Survey {
         format: FORMAT.to_owned(),
