@@ -45,8 +45,8 @@ pub struct PerCase {
 }
 
 /// Every adapter this machine can run, installed.
-pub fn available(adapters_dir: &Path, workspace: &Path) -> Result<Vec<Adapter>, String> {
-    let all = adapter::discover(adapters_dir, workspace).map_err(|e| e.to_string())?;
+pub fn available(adapters_dir: &Path, workspace: &Path) -> anyhow::Result<Vec<Adapter>> {
+    let all = adapter::discover(adapters_dir, workspace)?;
     Ok(all
         .into_iter()
         .filter(|a| !matches!(adapter::availability(a), Availability::Unavailable(_)))
@@ -79,8 +79,9 @@ pub fn all_adapters(cases: &[Case], adapters: &[Adapter], limits: Limits) -> All
 }
 
 /// The corpus through one adapter: kept running, then started afresh for every case.
-pub fn per_case(cases: &[Case], adapter: &Adapter) -> Result<PerCase, String> {
-    let fail = |e: robotstxt_suite::engine::Failure| format!("{}: {}", adapter.name(), e.detail);
+pub fn per_case(cases: &[Case], adapter: &Adapter) -> anyhow::Result<PerCase> {
+    let fail =
+        |e: robotstxt_suite::engine::Failure| anyhow::anyhow!("{}: {}", adapter.name(), e.detail);
     let started = Instant::now();
     let mut process = AdapterProcess::start(adapter.argv(), Limits::default()).map_err(fail)?;
     for case in cases {

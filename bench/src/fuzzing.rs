@@ -26,10 +26,10 @@ impl Figure {
     }
 }
 
-pub fn run(adapter: &Adapter, seconds: u64) -> Result<Figure, String> {
+pub fn run(adapter: &Adapter, seconds: u64) -> anyhow::Result<Figure> {
     let mut engine = adapter::open(adapter, Limits::default(), &mut |line| eprintln!("{line}"));
     if let Some(why) = engine.unavailable() {
-        return Err(format!("{}: {why}", adapter.name()));
+        anyhow::bail!("{}: {why}", adapter.name());
     }
     let settings = Settings {
         seed: 1,

@@ -13,7 +13,7 @@ pub struct Figure {
     pub run: Duration,
 }
 
-pub fn run(corpus: &Path, adapters: &[Adapter]) -> Result<Figure, String> {
+pub fn run(corpus: &Path, adapters: &[Adapter]) -> anyhow::Result<Figure> {
     let started = Instant::now();
     let mut engines = adapter::open_all(
         adapters,

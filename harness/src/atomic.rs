@@ -1,138 +1,152 @@
-//! Writing files so that a reader sees the old content or the new, never a mix.
+//! Writing a file so that a reader sees the old content or the new, never a mix.
 //!
-//! Reports, expectation files and anything else the harness writes for people to commit go
+//! Expectation files, survey pages and anything else the harness writes for people to commit go
 //! through [`write_atomic`]: the bytes go to a temporary file beside the target (same folder, so
-//! the same file system), are flushed to disk, and only then renamed over the target. A run that
-//! fails or is interrupted before the rename leaves the previous file as it was.
-//! [`write_all_atomic`] does the same for a set of files that belong together. Temporaries are
-//! registered with [`robotstxt_runtime::signals`], so an interrupt removes them too.
+//! the same file system; made by `tempfile`), are flushed to disk, and only then renamed over the
+//! target. A run that fails or is interrupted before the rename leaves the previous file as it
+//! was. Temporaries are registered with [`robotstxt_runtime::signals`], so an interrupt removes
+//! them too; one left by a process that was killed outright is removed by the next write into
+//! its folder ([`remove_stale_temporaries`]). A whole folder of files is replaced by
+//! [`crate::swap`].
 
-use std::fs::{self, File};
+use std::fs::{self, File, Permissions};
 use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use robotstxt_runtime::signals;
+use rustix::process::{test_kill_process, Pid};
+
+/// A file that could not be written, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {source}", path.display())]
+pub struct WriteError {
+    pub path: PathBuf,
+    pub source: io::Error,
+}
 
 /// Writes `bytes` to `path` atomically (see the module docs). The temporary file is
-/// `<name>.tmp-<pid>`; it is removed again when anything fails.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let temporary = temporary_beside(path)?;
-    signals::guard_temporary(&temporary);
-    let result = write_then_rename(&temporary, path, bytes);
-    if result.is_err() {
-        let _ = fs::remove_file(&temporary);
-    }
-    signals::release_temporary(&temporary);
-    result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-}
-
-/// Writes several files that belong together (a report's pages): first every temporary, then
-/// every rename. Anything that fails before the renames (a full disk, a folder where a file should
-/// go) leaves every old file in place and no temporary behind.
-pub fn write_all_atomic(files: &[(PathBuf, Vec<u8>)]) -> io::Result<()> {
-    for (path, _) in files {
-        if path.exists() && !path.is_file() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!("{}: exists and is not a file", path.display()),
-            ));
-        }
-    }
-    let mut written: Vec<(PathBuf, &Path)> = Vec::new();
-    for (path, bytes) in files {
-        let staged = temporary_beside(path).and_then(|temporary| {
-            signals::guard_temporary(&temporary);
-            let result = write_synced(&temporary, bytes);
-            if result.is_err() {
-                let _ = fs::remove_file(&temporary);
-                signals::release_temporary(&temporary);
-            }
-            result.map(|()| temporary)
-        });
-        match staged {
-            Ok(temporary) => written.push((temporary, path)),
-            Err(e) => {
-                for (temporary, _) in &written {
-                    let _ = fs::remove_file(temporary);
-                    signals::release_temporary(temporary);
-                }
-                return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
-            }
-        }
-    }
-    let mut first_error = None;
-    for (temporary, path) in &written {
-        let renamed = fs::rename(temporary, path);
-        signals::release_temporary(temporary);
-        if let Err(e) = renamed {
-            let _ = fs::remove_file(temporary);
-            first_error.get_or_insert(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
-        }
-    }
-    if let Some(dir) = files.first().and_then(|(p, _)| p.parent()) {
-        sync_dir(dir);
-    }
-    first_error.map_or(Ok(()), Err)
-}
-
-fn temporary_beside(path: &Path) -> io::Result<PathBuf> {
+/// `<name>.<random>.tmp-<pid>`; it is removed again when anything fails.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+    let fail = |source| WriteError {
+        path: path.to_owned(),
+        source,
+    };
     let name = path.file_name().ok_or_else(|| {
-        io::Error::new(
+        fail(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("{}: not a file name", path.display()),
-        )
+            "not a file name",
+        ))
     })?;
-    let mut temporary = name.to_owned();
-    temporary.push(format!(".tmp-{}", std::process::id()));
-    Ok(path.with_file_name(temporary))
-}
-
-fn write_then_rename(temporary: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_synced(temporary, bytes)?;
-    fs::rename(temporary, path)?;
-    if let Some(dir) = path.parent() {
-        sync_dir(dir);
-    }
+    let dir = folder_of(path);
+    let mut prefix = name.to_owned();
+    prefix.push(".");
+    // 0666 before the umask, as `File::create` makes a file (tempfile's default is 0600).
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(&temporary_suffix())
+        .permissions(Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+        .map_err(fail)?;
+    let registered = temporary.path().to_owned();
+    signals::guard_temporary(&registered);
+    let written = write_synced(temporary.as_file_mut(), bytes);
+    // On any error the temporary is dropped here, which removes it.
+    let result = written.and_then(|()| temporary.persist(path).map_err(|e| e.error));
+    signals::release_temporary(&registered);
+    result.map_err(fail)?;
+    sync_folder(dir);
     Ok(())
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = File::create(path)?;
+fn write_synced(file: &mut File, bytes: &[u8]) -> io::Result<()> {
     file.write_all(bytes)?;
     // Without the sync, a crash soon after the rename can leave an empty file under the new name.
     file.sync_all()
 }
 
+/// The folder a path is in (`.` for a bare name).
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
 /// The rename itself lives in the folder; syncing it makes the new name durable. Not every
 /// platform lets a folder be opened for that, and the data is safe either way, so errors here are
 /// not worth failing the write for.
-fn sync_dir(dir: &Path) {
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
+pub fn sync_folder(dir: &Path) {
     if let Ok(dir) = File::open(dir) {
         let _ = dir.sync_all();
     }
+}
+
+/// The end of every temporary's name: `.tmp-<pid>`, so that a later run can tell whether the
+/// process that made it is still running.
+fn temporary_suffix() -> String {
+    format!(".tmp-{}", std::process::id())
+}
+
+/// Whether a file name is one of the harness's temporaries (`<name>[.<random>].tmp-<pid>`).
+pub fn is_temporary_name(name: &str) -> bool {
+    temporary_pid(name).is_some()
+}
+
+fn temporary_pid(name: &str) -> Option<&str> {
+    let (_, pid) = name.rsplit_once(".tmp-")?;
+    (!pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())).then_some(pid)
+}
+
+/// Removes the temporaries in `dir` whose process is no longer running: what a run killed
+/// outright (SIGKILL, power lost) left behind.
+pub fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let text = name.to_string_lossy();
+        if temporary_pid(&text).is_some_and(|pid| !alive(pid)) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether the process `pid` (as written in a temporary's name) is running.
+pub fn alive(pid: &str) -> bool {
+    let Some(pid) = pid.parse::<i32>().ok().and_then(Pid::from_raw) else {
+        return false;
+    };
+    // Signal 0 only checks that the process exists.
+    pid.as_raw_nonzero().get() == std::process::id() as i32 || test_kill_process(pid).is_ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
     #[test]
-    fn replaces_the_old_content() {
+    fn replaces_the_old_content_with_the_mode_a_new_file_gets() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.md");
         fs::write(&path, "old").unwrap();
         write_atomic(&path, b"new").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(
-            fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "no temporary left"
-        );
+        assert_eq!(names(dir.path()), ["a.md"], "no temporary left");
+        let plain = dir.path().join("plain");
+        File::create(&plain).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(mode(&path), mode(&plain));
     }
 
     #[test]
@@ -145,43 +159,22 @@ mod tests {
         let error = write_atomic(&path, b"new").unwrap_err();
         assert!(error.to_string().contains("taken"), "{error}");
         assert_eq!(fs::read_to_string(path.join("inside")).unwrap(), "kept");
-        let names: Vec<_> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, ["taken"], "the temporary was removed");
+        assert_eq!(names(dir.path()), ["taken"], "the temporary was removed");
     }
 
     #[test]
-    fn a_set_is_written_whole_or_not_at_all() {
+    fn only_the_temporaries_of_dead_processes_are_removed() {
         let dir = tempfile::tempdir().unwrap();
-        let a = dir.path().join("a");
-        let b = dir.path().join("b");
-        fs::write(&a, "old a").unwrap();
-        fs::create_dir(&b).unwrap();
-        let files = [
-            (a.clone(), b"new a".to_vec()),
-            (b.clone(), b"new b".to_vec()),
-        ];
-        assert!(write_all_atomic(&files).is_err());
-        assert_eq!(
-            fs::read_to_string(&a).unwrap(),
-            "old a",
-            "nothing was replaced"
-        );
-        assert_eq!(
-            fs::read_dir(dir.path()).unwrap().count(),
-            2,
-            "no temporary left"
-        );
-        fs::remove_dir(&b).unwrap();
-        write_all_atomic(&files).unwrap();
-        assert_eq!(fs::read_to_string(&a).unwrap(), "new a");
-        assert_eq!(fs::read_to_string(&b).unwrap(), "new b");
-        assert_eq!(
-            fs::read_dir(dir.path()).unwrap().count(),
-            2,
-            "no temporary left"
-        );
+        let mine = format!("a.md.x1{}", temporary_suffix());
+        for name in [
+            "a.md.tmp-999999999",
+            "b.md.Ab3.tmp-999999999",
+            &mine,
+            "c.tmp-x",
+        ] {
+            fs::write(dir.path().join(name), "").unwrap();
+        }
+        remove_stale_temporaries(dir.path());
+        assert_eq!(names(dir.path()), [mine.as_str(), "c.tmp-x"]);
     }
 }

@@ -16,19 +16,24 @@ pub const MAX_SECONDS: f64 = 1e6;
 /// Longest adapter name used in a path.
 pub const MAX_NAME: usize = 64;
 
+/// A number of seconds a flag cannot take.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SecondsError {
+    #[error("{flag} {value} must be a positive number of seconds")]
+    NotPositive { flag: &'static str, value: f64 },
+    // `{:e}`: a value such as 1e300 is shown as written, not as 301 digits.
+    #[error("{flag} {value:e} is out of range: at most {MAX_SECONDS} seconds")]
+    OutOfRange { flag: &'static str, value: f64 },
+}
+
 /// A positive number of seconds from the command line, as a duration: an error (not a panic)
 /// for anything not finite, not positive, or beyond [`MAX_SECONDS`].
-pub fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
+pub fn seconds(flag: &'static str, value: f64) -> Result<Duration, SecondsError> {
     if !(value.is_finite() && value > 0.0) {
-        return Err(format!(
-            "{flag} {value} must be a positive number of seconds"
-        ));
+        return Err(SecondsError::NotPositive { flag, value });
     }
     if value > MAX_SECONDS {
-        // `{:e}`: a value such as 1e300 is shown as written, not as 301 digits.
-        return Err(format!(
-            "{flag} {value:e} is out of range: at most {MAX_SECONDS} seconds"
-        ));
+        return Err(SecondsError::OutOfRange { flag, value });
     }
     Ok(Duration::from_secs_f64(value))
 }
@@ -67,7 +72,7 @@ mod tests {
     #[test]
     fn seconds_out_of_range_are_errors() {
         assert_eq!(
-            seconds("--timeout", 1e300).unwrap_err(),
+            seconds("--timeout", 1e300).unwrap_err().to_string(),
             "--timeout 1e300 is out of range: at most 1000000 seconds"
         );
         assert!(seconds("--timeout", f64::NAN).is_err());

@@ -13,9 +13,14 @@ fn main() -> ExitCode {
     }
     match cli::execute(args) {
         Ok(exit) => exit.into(),
+        // The reader of standard output has gone: nothing to say, and nowhere to say it.
+        Err(error) if error.is_closed_stdout() => ExitCode::from(error.exit_code()),
         Err(error) => {
-            eprintln!("error: {}", robotstxt_suite::visible::shown(&error));
-            cli::Exit::Input.into()
+            eprintln!(
+                "error: {}",
+                robotstxt_suite::visible::shown(&error.to_string())
+            );
+            ExitCode::from(error.exit_code())
         }
     }
 }

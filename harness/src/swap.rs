@@ -1,16 +1,19 @@
 //! Replacing a whole folder of files that belong together (a report's pages) so that a reader,
 //! or an interrupt, never sees a mix of old and new: the new folder is built beside the old one
-//! (`.<name>.new-<pid>`, holding the old folder's other files too) and the two are exchanged
-//! with one `renameat2(RENAME_EXCHANGE)`. Leftovers of an interrupted run are removed on the next
+//! (a `tempfile` folder `.<name>.new-<pid>.<random>`, holding the old folder's other files too)
+//! and the two are exchanged in one step (`renameat2(RENAME_EXCHANGE)` on Linux,
+//! `renameatx_np(RENAME_SWAP)` on macOS, through `rustix`). No crate exchanges two folders, so
+//! this module does that much itself. Leftovers of a run killed outright are removed on the next
 //! start, and the interrupt handler removes the folder being built.
 
-use std::ffi::CString;
-use std::fs;
+use std::fs::{self, Permissions};
 use std::io;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use robotstxt_runtime::signals;
+
+use crate::atomic::{alive, is_temporary_name, remove_stale_temporaries, sync_folder};
 
 /// Writes `files` (names inside `out`, and their bytes) into `out`, replacing those names and
 /// keeping every other file already there, all in one step (see the module docs).
@@ -24,18 +27,27 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
             ));
         }
     }
-    let (parent, name) = split(out)?;
+    let at = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", out.display()));
+    let (parent, name) = split(out).map_err(at)?;
     remove_leftovers(&parent, &name);
-    let staging = parent.join(format!(".{name}.new-{}", std::process::id()));
-    signals::guard_temporary(&staging);
-    let result = build_and_swap(out, &staging, files);
-    let _ = fs::remove_dir_all(&staging);
-    signals::release_temporary(&staging);
-    result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out.display())))
+    // 0777 before the umask, as `fs::create_dir` makes a folder: after the exchange, this is the
+    // reports folder (tempfile's default is 0700).
+    let staging = tempfile::Builder::new()
+        .prefix(&format!(".{name}.new-{}.", std::process::id()))
+        .permissions(Permissions::from_mode(0o777))
+        .tempdir_in(&parent)
+        .map_err(at)?;
+    let registered = staging.path().to_owned();
+    signals::guard_temporary(&registered);
+    let result = build_and_swap(out, staging.path(), files);
+    // Removes what is left under the staging name: the new folder if anything failed, the old
+    // one after the exchange.
+    drop(staging);
+    signals::release_temporary(&registered);
+    result.map_err(at)
 }
 
 fn build_and_swap(out: &Path, staging: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
-    fs::create_dir(staging)?;
     if out.is_dir() {
         copy_others(out, staging, files)?;
     }
@@ -50,15 +62,7 @@ fn build_and_swap(out: &Path, staging: &Path, files: &[(String, Vec<u8>)]) -> io
     } else {
         fs::rename(staging, out)?;
     }
-    if let Some(parent) = out.parent() {
-        if let Ok(dir) = fs::File::open(if parent.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            parent
-        }) {
-            let _ = dir.sync_all();
-        }
-    }
+    sync_folder(crate::atomic::folder_of(out));
     Ok(())
 }
 
@@ -87,21 +91,16 @@ fn copy_others(from: &Path, to: &Path, files: &[(String, Vec<u8>)]) -> io::Resul
     Ok(())
 }
 
-/// Whether a file name is one of the harness's temporaries (`<name>.tmp-<pid>`).
-pub fn is_temporary_name(name: &str) -> bool {
-    name.rsplit_once(".tmp-")
-        .is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// Removes what interrupted runs left: `.<name>.new-<pid>` folders beside `out`, and
-/// `*.tmp-<pid>` files inside it, of processes no longer running.
+/// Removes what runs killed outright left: `.<name>.new-<pid>[.<random>]` folders beside `out`,
+/// and temporary files inside it, of processes no longer running.
 fn remove_leftovers(parent: &Path, name: &str) {
     let prefix = format!(".{name}.new-");
     if let Ok(entries) = fs::read_dir(parent) {
         for entry in entries.filter_map(Result::ok) {
             let file_name = entry.file_name();
             let text = file_name.to_string_lossy();
-            if let Some(pid) = text.strip_prefix(&prefix) {
+            if let Some(rest) = text.strip_prefix(&prefix) {
+                let pid = rest.split_once('.').map_or(rest, |(pid, _)| pid);
                 if !alive(pid) {
                     let _ = fs::remove_dir_all(entry.path());
                 }
@@ -109,31 +108,6 @@ fn remove_leftovers(parent: &Path, name: &str) {
         }
     }
     remove_stale_temporaries(&parent.join(name));
-}
-
-/// Removes `*.tmp-<pid>` files in `dir` whose process is no longer running.
-pub fn remove_stale_temporaries(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let name = entry.file_name();
-        let text = name.to_string_lossy();
-        if is_temporary_name(&text) {
-            let pid = text.rsplit_once(".tmp-").map_or("", |(_, pid)| pid);
-            if !alive(pid) {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
-}
-
-fn alive(pid: &str) -> bool {
-    let Ok(pid) = pid.parse::<i32>() else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists; no memory is touched.
-    pid == std::process::id() as i32 || unsafe { libc::kill(pid, 0) } == 0
 }
 
 fn split(out: &Path) -> io::Result<(PathBuf, String)> {
@@ -153,30 +127,15 @@ fn split(out: &Path) -> io::Result<(PathBuf, String)> {
 }
 
 /// Exchanges two paths in one step.
-#[cfg(target_os = "linux")]
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
 fn exchange(a: &Path, b: &Path) -> io::Result<()> {
-    let a = CString::new(a.as_os_str().as_bytes())?;
-    let b = CString::new(b.as_os_str().as_bytes())?;
-    // SAFETY: two valid NUL-terminated paths, relative to the working folder.
-    let status = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            a.as_ptr(),
-            libc::AT_FDCWD,
-            b.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if status == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    Ok(renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE)?)
 }
 
 /// Where the exchange is not available: two renames, so a reader may briefly find no folder,
 /// but never a mix.
-#[cfg(not(target_os = "linux"))]
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
 fn exchange(staging: &Path, out: &Path) -> io::Result<()> {
     let old = staging.with_extension("old");
     fs::rename(out, &old)?;
@@ -193,10 +152,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("reports");
         fs::create_dir(&out).unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode();
+        let created = mode(&out);
         fs::write(out.join("README.md"), "old").unwrap();
         fs::write(out.join("survey.md"), "kept").unwrap();
         fs::write(out.join("README.md.tmp-999999"), "left by a run").unwrap();
         fs::create_dir(dir.path().join(".reports.new-999999")).unwrap();
+        fs::create_dir(dir.path().join(".reports.new-999999.Ab12")).unwrap();
         let files = vec![
             ("README.md".to_owned(), b"new".to_vec()),
             ("index.html".to_owned(), b"page".to_vec()),
@@ -212,5 +174,19 @@ mod tests {
         assert_eq!(names, ["README.md", "index.html", "survey.md"]);
         let beside: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(beside.len(), 1, "no staging folder left beside");
+        assert_eq!(
+            mode(&out),
+            created,
+            "the new folder has the mode a new folder gets"
+        );
+    }
+
+    #[test]
+    fn a_missing_folder_is_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("reports");
+        replace_files(&out, &[("a".to_owned(), b"x".to_vec())]).unwrap();
+        assert_eq!(fs::read_to_string(out.join("a")).unwrap(), "x");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

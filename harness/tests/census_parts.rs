@@ -268,5 +268,8 @@ fn shards_and_plans_add_up_to_the_whole_census() {
         count: 2,
         included: vec![2],
     });
-    assert!(merge(vec![part, corpus]).unwrap_err().contains("census"));
+    assert!(merge(vec![part, corpus])
+        .unwrap_err()
+        .to_string()
+        .contains("census"));
 }

@@ -213,12 +213,13 @@ fn a_failed_run_keeps_the_previous_report() {
     assert!(bad.stderr.contains("broken.yaml:2"), "{bad:?}");
     assert_eq!(snapshot(&out), before);
     std::fs::remove_file(s.path("cases/broken.yaml")).unwrap();
-    // A file that cannot be replaced: no file is replaced, no temporary is left.
+    // A file that cannot be replaced: no file is replaced, no temporary is left, and the exit
+    // code says the output failed (5), not the input.
     std::fs::remove_file(out.join("results.json")).unwrap();
     std::fs::create_dir(out.join("results.json")).unwrap();
     let before = snapshot(&out);
     let blocked = s.run("report", &["--out", "out", "--adapter-cmd", &plain]);
-    assert_eq!(blocked.code, 2, "{blocked:?}");
+    assert_eq!(blocked.code, 5, "{blocked:?}");
     assert!(
         blocked
             .stderr

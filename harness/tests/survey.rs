@@ -7,7 +7,9 @@ use std::path::Path;
 
 use robotstxt_reference::{Profile, Verdict};
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
-use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
+use robotstxt_test::survey::corpus::CorpusError;
+use robotstxt_test::survey::merge::{merge, MergeError};
+use robotstxt_test::survey::{self, write, Options, Shard, Survey};
 
 /// The reference under RFC 9309 claiming to implement the 1994 text: it disagrees with the
 /// reference exactly where the two profiles differ.
@@ -324,10 +326,14 @@ fn shards_merge_into_the_whole_survey() {
         serde_json::to_string(&whole).unwrap()
     );
     // A shard twice, a whole survey, or a different split is refused.
-    assert!(merge(vec![one.clone(), one.clone()])
-        .unwrap_err()
-        .contains("twice"));
-    assert!(merge(vec![one.clone(), whole.clone()]).is_err());
+    assert_eq!(
+        merge(vec![one.clone(), one.clone()]).unwrap_err(),
+        MergeError::ShardTwice { index: 1, count: 2 }
+    );
+    assert_eq!(
+        merge(vec![one.clone(), whole.clone()]).unwrap_err(),
+        MergeError::Whole
+    );
     let three = run(dir.path(), Some(Shard::parse("1/3").unwrap()));
     assert!(merge(vec![one.clone(), three]).is_err());
     // Only part of the shards: still marked as such.
@@ -369,7 +375,11 @@ fn archives_read_like_the_folder() {
     fs::write(&bad, b"PK").unwrap();
     let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(ReferenceEngine::new(Profile::Rfc9309))];
     let error = survey::survey(&bad, &mut engines, &Options::default(), &|_, _| {}).unwrap_err();
-    assert!(error.contains("corpus.zip"), "{error}");
+    assert!(
+        matches!(error, CorpusError::NotACorpus(ref path) if *path == bad),
+        "{error}"
+    );
+    assert!(error.to_string().contains("corpus.zip"), "{error}");
 }
 
 #[test]

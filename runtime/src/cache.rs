@@ -58,16 +58,31 @@ impl Places {
     }
 }
 
+/// Why the cache folder cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    #[error("no cache folder: no home folder is known; pass --cache-dir DIR")]
+    NoHome,
+    #[error("cache folder {}: {source}", root.display())]
+    Unusable {
+        root: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// The cache folder: `explicit` (from `--cache-dir`) or the platform's, created if missing and
 /// checked to be writable, so that a bad one is one clear error before anything runs.
-pub fn root(explicit: Option<&Path>) -> Result<PathBuf, String> {
+pub fn root(explicit: Option<&Path>) -> Result<PathBuf, CacheError> {
     let root = match explicit {
         Some(dir) => dir.to_owned(),
         None => directories::ProjectDirs::from("", "", "robotstxt-test")
             .map(|dirs| dirs.cache_dir().to_owned())
-            .ok_or("no cache folder: no home folder is known; pass --cache-dir DIR")?,
+            .ok_or(CacheError::NoHome)?,
     };
-    let unusable = |e: std::io::Error| format!("cache folder {}: {e}", root.display());
+    let unusable = |source| CacheError::Unusable {
+        root: root.clone(),
+        source,
+    };
     std::fs::create_dir_all(&root).map_err(unusable)?;
     std::fs::read_dir(&root).map_err(unusable)?;
     let probe = root.join(format!(".probe-{}", std::process::id()));
@@ -82,11 +97,22 @@ pub struct InstallLock {
     _file: File,
 }
 
+/// The install lock could not be taken.
+#[derive(Debug, thiserror::Error)]
+#[error("install lock {}: {source}", path.display())]
+pub struct LockError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
+
 impl InstallLock {
     /// Takes the lock at `path`, waiting for another process that holds it; `wait` says so
     /// once before waiting.
-    pub fn acquire(path: &Path, wait: &mut dyn FnMut(&str)) -> Result<InstallLock, String> {
-        let fail = |e: std::io::Error| format!("install lock {}: {e}", path.display());
+    pub fn acquire(path: &Path, wait: &mut dyn FnMut(&str)) -> Result<InstallLock, LockError> {
+        let fail = |source| LockError {
+            path: path.to_owned(),
+            source,
+        };
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(fail)?;
         }

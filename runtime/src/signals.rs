@@ -4,14 +4,16 @@
 //! registered here (its process group, and any process that still holds its output pipe),
 //! removes the temporary files and folders registered here, and exits with status 130.
 //!
-//! A closed standard output (`robotstxt-test check ... | head -1`) ends the process the same way,
-//! quietly, with the status a shell reports for a process killed by SIGPIPE. Rust ignores SIGPIPE
-//! so that a write to a dead adapter's pipe is an error the harness can report; restoring the
-//! default would let any adapter that exits early kill the harness. So the write to stdout fails
-//! instead, and `print!` panics; the hook installed here turns that one panic into the exit.
+//! A closed standard output (`robotstxt-test check ... | head -1`) is not a signal here: Rust
+//! ignores SIGPIPE, so that a write to a dead adapter's pipe is an error the harness can report
+//! (restoring the default would let any adapter that exits early kill the harness). A write to
+//! the closed standard output fails with `BrokenPipe` instead, and the application ends quietly
+//! with [`STDOUT_CLOSED`], after the usual clean-up of whatever was running.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
+
+use rustix::process::{kill_process, kill_process_group, Pid, Signal};
 
 /// The exit status after an interrupt: 128 + SIGINT, as shells report it.
 pub const INTERRUPTED: i32 = 130;
@@ -40,35 +42,18 @@ pub fn find_pipe_holders_with(find: fn(u64) -> Vec<i32>) {
     let _ = PIPE_HOLDERS.set(find);
 }
 
-/// Installs the handler for SIGINT, SIGTERM and SIGHUP, and the exit on a closed standard output.
-/// Call once, at start.
-pub fn install() -> Result<(), String> {
+/// The interrupt handler could not be installed.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot install the interrupt handler: {0}")]
+pub struct HandlerError(#[from] ctrlc::Error);
+
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP. Call once, at start.
+pub fn install() -> Result<(), HandlerError> {
     ctrlc::set_handler(|| {
         stop_everything();
         std::process::exit(INTERRUPTED);
-    })
-    .map_err(|e| format!("cannot install the interrupt handler: {e}"))?;
-    let report_panic = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        if is_closed_stdout(info) {
-            stop_everything();
-            std::process::exit(STDOUT_CLOSED);
-        }
-        report_panic(info);
-    }));
+    })?;
     Ok(())
-}
-
-/// Whether a panic is `print!`'s on a standard output whose reader has gone (EPIPE).
-fn is_closed_stdout(info: &std::panic::PanicHookInfo<'_>) -> bool {
-    let message = info
-        .payload()
-        .downcast_ref::<String>()
-        .map(String::as_str)
-        .or_else(|| info.payload().downcast_ref::<&str>().copied())
-        .unwrap_or_default();
-    message.starts_with("failed printing to stdout")
-        && message.contains(&std::io::Error::from_raw_os_error(libc::EPIPE).to_string())
 }
 
 /// Stops every registered adapter and removes every registered temporary path.
@@ -90,16 +75,13 @@ pub fn stop_everything() {
 /// Kills an adapter's process group with SIGKILL, and every process still holding its output
 /// pipe (a grandchild that left the group with `setsid`).
 pub fn stop(adapter: Running) {
-    // SAFETY: kill(2) with a negative pid signals a process group; no memory is touched.
-    unsafe {
-        libc::kill(-adapter.group, libc::SIGKILL);
+    // A process that is already gone is what was wanted: errors are not worth reporting.
+    if let Some(group) = Pid::from_raw(adapter.group) {
+        let _ = kill_process_group(group, Signal::KILL);
     }
     if let (Some(inode), Some(holding_pipe)) = (adapter.pipe, PIPE_HOLDERS.get()) {
-        for pid in holding_pipe(inode) {
-            // SAFETY: as above, for one process.
-            unsafe {
-                libc::kill(pid, libc::SIGKILL);
-            }
+        for pid in holding_pipe(inode).into_iter().filter_map(Pid::from_raw) {
+            let _ = kill_process(pid, Signal::KILL);
         }
     }
 }

@@ -62,6 +62,36 @@ fn files_under(folder: &str) -> Vec<(&'static Path, &'static [u8])> {
 /// Marks a materialised suite as complete; written last.
 const COMPLETE: &str = ".complete";
 
+/// Why the carried suite could not be written into the cache folder.
+#[derive(Debug, thiserror::Error)]
+pub enum MaterialiseError {
+    #[error(
+        "{}: half-written (no {COMPLETE} marker); remove this folder and run again",
+        .0.display()
+    )]
+    HalfWritten(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+}
+
+/// The embedded workspace manifest could not be made into the materialised suite's.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("the embedded suite has no workspace manifest")]
+    Missing,
+    #[error("embedded workspace manifest: {0}")]
+    Unreadable(#[from] toml::de::Error),
+    #[error("embedded workspace manifest: no [workspace]")]
+    NoWorkspace,
+    #[error("workspace manifest: {0}")]
+    Unwritable(#[from] toml::ser::Error),
+}
+
 /// The embedded corpus and adapter folders as files under `cache/suite/<version>-<hash>/`
 /// (`cases/`, `adapters/`, and a `Cargo.toml` + `Cargo.lock` making the Rust adapters a
 /// workspace), written once per build of this crate and returned from then on.
@@ -69,7 +99,7 @@ const COMPLETE: &str = ".complete";
 /// The folder is written under a temporary name and renamed into place, so an interrupted write
 /// never looks complete. A folder of that name without its `.complete` marker was changed by
 /// something else: it is reported, never removed.
-pub fn materialise(cache: &Path) -> Result<PathBuf, String> {
+pub fn materialise(cache: &Path) -> Result<PathBuf, MaterialiseError> {
     let mut files = case_files();
     files.extend(files_under("adapters"));
     let mut hasher = DefaultHasher::new();
@@ -82,35 +112,35 @@ pub fn materialise(cache: &Path) -> Result<PathBuf, String> {
         return Ok(dir);
     }
     if dir.exists() {
-        return Err(format!(
-            "{}: half-written (no {COMPLETE} marker); remove this folder and run again",
-            dir.display()
-        ));
+        return Err(MaterialiseError::HalfWritten(dir));
     }
     let partial = root.join(format!(".partial-{}", std::process::id()));
-    let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    let fail = |path: &Path| {
+        let path = path.to_owned();
+        move |source| MaterialiseError::Io { path, source }
+    };
     if partial.exists() {
-        std::fs::remove_dir_all(&partial).map_err(|e| fail(&partial, e))?;
+        std::fs::remove_dir_all(&partial).map_err(fail(&partial))?;
     }
     for (path, bytes) in &files {
         let target = partial.join(path);
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+            std::fs::create_dir_all(parent).map_err(fail(parent))?;
         }
-        std::fs::write(&target, bytes).map_err(|e| fail(&target, e))?;
+        std::fs::write(&target, bytes).map_err(fail(&target))?;
     }
     let lock = EMBEDDED
         .get_file("Cargo.lock")
         .map_or(&[][..], |f| f.contents());
     for (name, bytes) in [("Cargo.toml", manifest.as_bytes()), ("Cargo.lock", lock)] {
-        std::fs::write(partial.join(name), bytes).map_err(|e| fail(&partial.join(name), e))?;
+        std::fs::write(partial.join(name), bytes).map_err(fail(&partial.join(name)))?;
     }
-    std::fs::write(partial.join(COMPLETE), VERSION).map_err(|e| fail(&partial, e))?;
+    std::fs::write(partial.join(COMPLETE), VERSION).map_err(fail(&partial))?;
     if let Err(e) = std::fs::rename(&partial, &dir) {
         let _ = std::fs::remove_dir_all(&partial);
         // Another process may have put the same folder in place first.
         if !dir.join(COMPLETE).is_file() {
-            return Err(fail(&dir, e));
+            return Err(fail(&dir)(e));
         }
     }
     Ok(dir)
@@ -121,18 +151,16 @@ pub fn materialise(cache: &Path) -> Result<PathBuf, String> {
 /// left out, since its folder is not carried, and so is every package that depends on one (the
 /// reference's adapter, served in-process instead); one inside `adapters/` (the protocol crate)
 /// is carried, and kept.
-fn workspace_manifest() -> Result<String, String> {
+fn workspace_manifest() -> Result<String, ManifestError> {
     let source = EMBEDDED
         .get_file("workspace.toml")
         .and_then(|f| f.contents_utf8())
-        .ok_or("the embedded suite has no workspace manifest")?;
-    let mut manifest: toml::Table = source
-        .parse()
-        .map_err(|e| format!("embedded workspace manifest: {e}"))?;
+        .ok_or(ManifestError::Missing)?;
+    let mut manifest: toml::Table = source.parse()?;
     let workspace = manifest
         .get_mut("workspace")
         .and_then(toml::Value::as_table_mut)
-        .ok_or("embedded workspace manifest: no [workspace]")?;
+        .ok_or(ManifestError::NoWorkspace)?;
     let mut path_dependencies: Vec<String> = Vec::new();
     if let Some(deps) = workspace
         .get_mut("dependencies")
@@ -167,7 +195,7 @@ fn workspace_manifest() -> Result<String, String> {
         .collect();
     workspace.insert("members".to_owned(), toml::Value::Array(members));
     workspace.remove("exclude");
-    toml::to_string(&manifest).map_err(|e| format!("workspace manifest: {e}"))
+    Ok(toml::to_string(&manifest)?)
 }
 
 #[cfg(test)]

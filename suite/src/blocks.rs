@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use anstyle::{AnsiColor, Style};
 use robotstxt_reference::lines::raw_lines;
 use robotstxt_reference::{Profile, Robots};
 use similar::{ChangeTag, TextDiff};
@@ -14,7 +15,7 @@ use crate::visible::shown;
 /// Lines shown before a long body is cut short.
 const MAX_LINES: usize = 40;
 /// Characters shown of one line before it is cut short.
-const MAX_LINE_CHARS: usize = 160;
+pub const MAX_LINE_CHARS: usize = 160;
 
 /// The body with line numbers and every invisible byte made visible: `␍` CR, `␊` LF, `␉` TAB,
 /// `␀` NUL and the other control pictures, `<BOM>` for U+FEFF, `\xFF` for bytes that are not
@@ -128,7 +129,7 @@ fn indent_tail(text: &str) -> String {
 }
 
 /// The case's decision table as the expectations give it and as the engine answered, diffed line
-/// by line; `color` adds ANSI colours.
+/// by line; `color` adds ANSI colours (red for what was expected, green for what came instead).
 pub fn decision_diff(case: &Case, results: &[&CheckResult], color: bool) -> String {
     let row = |r: &CheckResult, answer: String| {
         let c = &case.checks[r.check];
@@ -149,19 +150,23 @@ pub fn decision_diff(case: &Case, results: &[&CheckResult], color: bool) -> Stri
             row(r, answer)
         })
         .collect();
+    let coloured = |colour: AnsiColor| {
+        let style = Style::new();
+        if color {
+            style.fg_color(Some(colour.into()))
+        } else {
+            style
+        }
+    };
     let mut out = String::from("  decision table (- expected, + actual):\n");
     for change in TextDiff::from_lines(&expected, &actual).iter_all_changes() {
-        let (sign, start) = match change.tag() {
-            ChangeTag::Delete => ("-", "\x1b[31m"),
-            ChangeTag::Insert => ("+", "\x1b[32m"),
-            ChangeTag::Equal => (" ", ""),
+        let (sign, style) = match change.tag() {
+            ChangeTag::Delete => ("-", coloured(AnsiColor::Red)),
+            ChangeTag::Insert => ("+", coloured(AnsiColor::Green)),
+            ChangeTag::Equal => (" ", Style::new()),
         };
-        let (start, end) = if color && !start.is_empty() {
-            (start, "\x1b[0m")
-        } else {
-            ("", "")
-        };
-        let _ = write!(out, "    {start}{sign} {}{end}", change.value());
+        // A plain style renders as nothing, before and after.
+        let _ = write!(out, "    {style}{sign} {}{style:#}", change.value());
     }
     out
 }
@@ -169,6 +174,28 @@ pub fn decision_diff(case: &Case, results: &[&CheckResult], color: bool) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Reply;
+    use crate::run::{score, Scoring};
+    use robotstxt_reference::Verdict;
+
+    #[test]
+    fn the_diff_is_coloured_only_when_asked() {
+        let yaml = "cases:\n- name: a\n  spec: s\n  robots: \"User-agent: *\\nDisallow: /\\n\"\n  \
+                    checks:\n  - {agent: a, path: /, expect: disallowed}\n";
+        let case = &crate::cases::parse_file(yaml, std::path::Path::new("t.yaml"), "t").unwrap()[0];
+        let reply = Ok(Reply::Verdicts(vec![Verdict::Allowed]));
+        let results = score(0, case, &reply, Scoring::Claimed(None));
+        let results: Vec<&CheckResult> = results.iter().collect();
+        let plain = decision_diff(case, &results, false);
+        assert!(plain.contains("    - #0 a / → disallowed\n"), "{plain}");
+        assert!(!plain.contains('\x1b'), "{plain}");
+        let coloured = decision_diff(case, &results, true);
+        assert!(
+            coloured.contains("    \x1b[31m- #0 a / → disallowed\n\x1b[0m")
+                && coloured.contains("    \x1b[32m+ #0 a / → allowed\n\x1b[0m"),
+            "{coloured:?}"
+        );
+    }
 
     #[test]
     fn every_invisible_byte_shows() {

@@ -304,25 +304,24 @@ struct RawCaseFields {
     checks: NonEmptyChecks,
 }
 
-impl TryFrom<RawCaseFields> for RawCase {
-    type Error = String;
+/// A case without exactly one body field, by its name.
+#[derive(Debug, thiserror::Error)]
+enum BodyFields {
+    #[error("case `{0}`: `robots` and `robots_base64` are both given; keep exactly one")]
+    Both(String),
+    #[error("case `{0}`: missing field `robots` (or `robots_base64`)")]
+    Neither(String),
+}
 
-    fn try_from(raw: RawCaseFields) -> Result<RawCase, String> {
+impl TryFrom<RawCaseFields> for RawCase {
+    type Error = BodyFields;
+
+    fn try_from(raw: RawCaseFields) -> Result<RawCase, BodyFields> {
         let robots = match (raw.robots, raw.robots_base64) {
             (Some(text), None) => text.0.into_bytes(),
             (None, Some(bytes)) => bytes.0,
-            (Some(_), Some(_)) => {
-                return Err(format!(
-                    "case `{}`: `robots` and `robots_base64` are both given; keep exactly one",
-                    raw.name.0
-                ))
-            }
-            (None, None) => {
-                return Err(format!(
-                    "case `{}`: missing field `robots` (or `robots_base64`)",
-                    raw.name.0
-                ))
-            }
+            (Some(_), Some(_)) => return Err(BodyFields::Both(raw.name.0)),
+            (None, None) => return Err(BodyFields::Neither(raw.name.0)),
         };
         Ok(RawCase {
             name: raw.name.0,
@@ -423,7 +422,8 @@ validated_string!(AgentName, |s| {
     }
 });
 
-validated_string!(LocalUrl, crate::local_url::check_local);
+validated_string!(LocalUrl, |s| crate::local_url::check_local(s)
+    .map_err(|e| e.to_string()));
 
 struct Base64Body(Vec<u8>);
 

@@ -5,7 +5,7 @@
 //! The corpus is read straight from memory ([`embedded_cases`]); [`export_cases`] writes it out as
 //! files, and [`case_files`] hands its bytes to whoever writes the whole suite into a cache folder.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use include_dir::{include_dir, Dir, DirEntry};
 
@@ -80,27 +80,42 @@ pub fn embedded_cases() -> Result<Vec<Case>, Vec<CaseError>> {
     }
 }
 
+/// Why the corpus could not be exported: a folder that cannot take it, or a file that could not
+/// be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("{}: not empty; cases export writes into a new or empty folder", .0.display())]
+    NotEmpty(PathBuf),
+    #[error("{}: not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// Writes the embedded corpus into `dir` (new or empty), byte for byte as `cases/`; returns how
 /// many files it wrote.
-pub fn export_cases(dir: &Path) -> Result<usize, String> {
-    let fail = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+pub fn export_cases(dir: &Path) -> Result<usize, ExportError> {
+    let fail = |path: &Path| {
+        let path = path.to_owned();
+        move |source| ExportError::Write { path, source }
+    };
     if let Ok(mut entries) = std::fs::read_dir(dir) {
         if entries.next().is_some() {
-            return Err(format!(
-                "{}: not empty; cases export writes into a new or empty folder",
-                dir.display()
-            ));
+            return Err(ExportError::NotEmpty(dir.to_owned()));
         }
     } else if dir.exists() {
-        return Err(format!("{}: not a folder", dir.display()));
+        return Err(ExportError::NotAFolder(dir.to_owned()));
     }
     let files = case_files();
     for (path, bytes) in &files {
         let target = dir.join(path.strip_prefix("cases").unwrap_or(path));
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+            std::fs::create_dir_all(parent).map_err(fail(parent))?;
         }
-        std::fs::write(&target, bytes).map_err(|e| fail(&target, e))?;
+        std::fs::write(&target, bytes).map_err(fail(&target))?;
     }
     Ok(files.len())
 }

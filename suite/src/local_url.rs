@@ -13,14 +13,34 @@ pub fn full_url(path: &str) -> String {
     format!("{ORIGIN}{path}")
 }
 
+/// Why a path is not a local URL a query can ask about.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LocalUrlError {
+    #[error("path {0:?} must start with `/`")]
+    NoLeadingSlash(String),
+    #[error("path {0:?} holds a space or control character; percent-encode it")]
+    SpaceOrControl(String),
+}
+
+/// Why a full URL has no local URL to ask about.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FullUrlError {
+    #[error("URL {0:?}: not a full URL (scheme://host/path)")]
+    NotFull(String),
+    #[error("URL {url:?}: `{scheme}` is not a URL scheme")]
+    BadScheme { url: String, scheme: String },
+    #[error("URL {0:?}: no host")]
+    NoHost(String),
+    #[error("URL {url:?}: {local}")]
+    BadPath { url: String, local: LocalUrlError },
+}
+
 /// Whether `path` is a local URL a query can ask about.
-pub fn check_local(path: &str) -> Result<(), String> {
+pub fn check_local(path: &str) -> Result<(), LocalUrlError> {
     if !path.starts_with('/') {
-        Err(format!("path {path:?} must start with `/`"))
+        Err(LocalUrlError::NoLeadingSlash(path.to_owned()))
     } else if path.chars().any(|c| c.is_control() || c == ' ') {
-        Err(format!(
-            "path {path:?} holds a space or control character; percent-encode it"
-        ))
+        Err(LocalUrlError::SpaceOrControl(path.to_owned()))
     } else {
         Ok(())
     }
@@ -28,21 +48,23 @@ pub fn check_local(path: &str) -> Result<(), String> {
 
 /// The local URL of a full URL (`scheme://authority/path?query#fragment`): its path and query,
 /// `/` when the path is empty, the fragment dropped (a fragment never reaches a server).
-pub fn from_full_url(url: &str) -> Result<String, String> {
-    let bad = |why: &str| format!("URL {url:?}: {why}");
+pub fn from_full_url(url: &str) -> Result<String, FullUrlError> {
     let (scheme, rest) = url
         .split_once("://")
-        .ok_or_else(|| bad("not a full URL (scheme://host/path)"))?;
+        .ok_or_else(|| FullUrlError::NotFull(url.to_owned()))?;
     let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
         && scheme
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     if !scheme_ok {
-        return Err(bad(&format!("`{scheme}` is not a URL scheme")));
+        return Err(FullUrlError::BadScheme {
+            url: url.to_owned(),
+            scheme: scheme.to_owned(),
+        });
     }
     let local_start = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     if local_start == 0 {
-        return Err(bad("no host"));
+        return Err(FullUrlError::NoHost(url.to_owned()));
     }
     let local = &rest[local_start..];
     let local = local.split_once('#').map_or(local, |(before, _)| before);
@@ -51,7 +73,10 @@ pub fn from_full_url(url: &str) -> Result<String, String> {
     } else {
         format!("/{local}")
     };
-    check_local(&path).map_err(|e| bad(&e))?;
+    check_local(&path).map_err(|local| FullUrlError::BadPath {
+        url: url.to_owned(),
+        local,
+    })?;
     Ok(path)
 }
 
@@ -85,7 +110,7 @@ mod tests {
             ("1http://example.org/", "not a URL scheme"),
             ("http://example.org/a b", "space or control"),
         ] {
-            let error = from_full_url(url).unwrap_err();
+            let error = from_full_url(url).unwrap_err().to_string();
             assert!(error.contains(why), "{url}: {error}");
         }
     }

@@ -4,39 +4,56 @@
 //! `*.yaml` is an error rather than a hang.
 
 use std::collections::HashSet;
-use std::fs::OpenOptions;
+use std::fs::File;
 use std::io::{self, Read};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use rustix::fs::{Mode, OFlags};
 use walkdir::WalkDir;
+
+/// Why a folder could not be walked, naming the path.
+#[derive(Debug, thiserror::Error)]
+pub enum WalkError {
+    #[error("{}: a symbolic link loops back to a folder above it", path.display())]
+    Loop { path: PathBuf },
+    #[error("{}: {source}", path.display())]
+    Walk {
+        path: PathBuf,
+        source: walkdir::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+}
 
 /// Every file under `root` whose name ends in `.{extension}`, sorted, each real file once (a
 /// link to a file already found is left out). `root` may itself be one file. A symbolic-link
 /// loop, an unreadable folder, or such a name on something that is not a regular file is an
 /// error naming the path.
-pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>, String> {
-    let at = |path: &Path, e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let metadata = std::fs::metadata(root).map_err(|e| at(root, &e))?;
+pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>, WalkError> {
+    let at = |path: &Path| {
+        let path = path.to_owned();
+        move |source| WalkError::Io { path, source }
+    };
+    let metadata = std::fs::metadata(root).map_err(at(root))?;
     if !metadata.is_dir() {
         return Ok(vec![root.to_owned()]);
     }
     let mut seen = HashSet::new();
     let mut files = Vec::new();
     for entry in WalkDir::new(root).follow_links(true).sort_by_file_name() {
-        let entry = entry.map_err(|e| {
-            let path = e.path().unwrap_or(root).to_owned();
-            if e.loop_ancestor().is_some() {
-                at(&path, &"a symbolic link loops back to a folder above it")
+        let entry = entry.map_err(|source| {
+            let path = source.path().unwrap_or(root).to_owned();
+            if source.loop_ancestor().is_some() {
+                WalkError::Loop { path }
             } else {
-                at(&path, &e)
+                WalkError::Walk { path, source }
             }
         })?;
         let path = entry.path();
         if entry.file_type().is_dir() || path.extension().is_none_or(|e| e != extension) {
             continue;
         }
-        let real = std::fs::canonicalize(path).map_err(|e| at(path, &e))?;
+        let real = std::fs::canonicalize(path).map_err(at(path))?;
         if seen.insert(real) {
             files.push(path.to_owned());
         }
@@ -50,10 +67,8 @@ pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>
 pub fn read_regular(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
     // Non-blocking, so that opening a FIFO returns at once (and is then refused) instead of
     // waiting for a writer; reads of a regular file are not affected.
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)?;
+    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let file = File::from(rustix::fs::open(path, flags, Mode::empty())?);
     let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(io::Error::new(

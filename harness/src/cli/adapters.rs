@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_runtime::adapter::{self, install, Availability};
 
+use super::error::print_line;
 use super::select::AdapterArgs;
-use super::Exit;
+use super::{Error, Exit};
 
 /// List adapters (available or not, and why), or install them.
 #[derive(Debug, clap::Args)]
@@ -44,7 +45,7 @@ enum Action {
     Check(super::adapters_check::Args),
 }
 
-pub fn execute(args: Args) -> Result<Exit, String> {
+pub fn execute(args: Args) -> Result<Exit, Error> {
     let mut select = AdapterArgs {
         adapters: vec!["all".to_owned()],
         adapter_cmds: Vec::new(),
@@ -66,10 +67,9 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     }
 }
 
-fn list(select: &AdapterArgs) -> Result<Exit, String> {
+fn list(select: &AdapterArgs) -> Result<Exit, Error> {
     let source = select.source()?;
-    let all =
-        adapter::manifest::discover_at(&source.dir, &source.places).map_err(|e| e.to_string())?;
+    let all = adapter::manifest::discover_at(&source.dir, &source.places)?;
     // Availability probes start interpreters: ask them side by side.
     let statuses = adapter::availabilities(&all);
     let rows: Vec<[String; 6]> = all
@@ -112,12 +112,12 @@ fn list(select: &AdapterArgs) -> Result<Exit, String> {
             line.push_str(&format!("{cell:<width$} "));
         }
         line.push_str(&row[5]);
-        println!("{line}");
+        print_line(&line)?;
     }
     Ok(Exit::Ok)
 }
 
-fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, String> {
+fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, Error> {
     let adapters = select.manifests(false)?;
     let steps: usize = adapters.iter().map(|a| a.manifest.setup.len()).sum();
     let bar = ProgressBar::new(steps as u64).with_style(
@@ -132,7 +132,7 @@ fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, String> {
             } else {
                 format!("already installed in {}; nothing to do", a.cache.display())
             };
-            say(&bar, format!("ok      {}: {why}", a.name()));
+            say(&bar, format!("ok      {}: {why}", a.name()))?;
             bar.inc(a.manifest.setup.len() as u64);
             continue;
         }
@@ -142,9 +142,9 @@ fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, String> {
             bar.inc(1);
         });
         match result {
-            Ok(()) => say(&bar, format!("ok      {}", a.name())),
+            Ok(()) => say(&bar, format!("ok      {}", a.name()))?,
             Err(why) => {
-                say(&bar, format!("FAILED  {}: {why}", a.name()));
+                say(&bar, format!("FAILED  {}: {why}", a.name()))?;
                 exit = Exit::Unavailable;
             }
         }
@@ -154,6 +154,6 @@ fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, String> {
 }
 
 /// A line on stdout, shown whether or not the progress bar is drawn.
-fn say(bar: &ProgressBar, line: String) {
-    bar.suspend(|| println!("{line}"));
+fn say(bar: &ProgressBar, line: String) -> Result<(), Error> {
+    bar.suspend(|| print_line(&line))
 }

@@ -6,8 +6,9 @@ use std::time::Duration;
 use robotstxt_runtime::adapter::check::{check, Finding, Status};
 use robotstxt_runtime::adapter::{self, Limits};
 
-use super::select::AdapterArgs;
-use super::Exit;
+use super::error::print;
+use super::select::{split_command, AdapterArgs};
+use super::{Error, Exit};
 
 /// Check that an adapter speaks protocol v1, in a few seconds: the handshake, answer count and
 /// order, refused bodies, binary and 1 MB bodies, a clean stop, nothing else on stdout.
@@ -37,7 +38,7 @@ pub fn execute(
     args: Args,
     adapters_dir: Option<std::path::PathBuf>,
     cache_dir: Option<std::path::PathBuf>,
-) -> Result<Exit, String> {
+) -> Result<Exit, Error> {
     let select = AdapterArgs {
         adapters: args.adapter.iter().cloned().collect(),
         adapter_cmds: args.adapter_cmd.iter().cloned().collect(),
@@ -64,24 +65,23 @@ pub fn execute(
         }
         None => {
             let cmd = args.adapter_cmd.unwrap_or_default();
-            let argv = shlex::split(&cmd)
-                .filter(|argv| !argv.is_empty())
-                .ok_or_else(|| format!("--adapter-cmd {cmd:?}: cannot split into arguments"))?;
-            (argv, None, cmd)
+            (split_command(&cmd)?, None, cmd)
         }
     };
-    println!("checking {shown} against adapters/PROTOCOL.md (protocol 1)");
+    print(&format!(
+        "checking {shown} against adapters/PROTOCOL.md (protocol 1)\n"
+    ))?;
     let findings = check(&argv, manifest, limits);
     for finding in &findings {
-        print!("{}", show(finding));
+        print(&show(finding))?;
     }
     let count = |status| findings.iter().filter(|f| f.status == status).count();
     let failed = count(Status::Failed);
-    println!(
-        "{} passed, {failed} failed, {} not applicable",
+    print(&format!(
+        "{} passed, {failed} failed, {} not applicable\n",
         count(Status::Passed),
         count(Status::NotApplicable)
-    );
+    ))?;
     Ok(if failed == 0 {
         Exit::Ok
     } else {

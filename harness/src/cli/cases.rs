@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use robotstxt_suite::embedded;
 
-use super::Exit;
+use super::error::print_line;
+use super::{Error, Exit};
 
 /// The case corpus this binary carries.
 #[derive(Debug, clap::Args)]
@@ -20,15 +21,15 @@ enum Action {
     Export { dir: PathBuf },
 }
 
-pub fn execute(args: Args) -> Result<Exit, String> {
+pub fn execute(args: Args) -> Result<Exit, Error> {
     match args.action {
         Action::Export { dir } => {
             let written = embedded::export_cases(&dir)?;
-            println!(
+            print_line(&format!(
                 "wrote {written} files of the {} corpus into {}",
                 embedded::embedded_description(),
                 dir.display()
-            );
+            ))?;
             Ok(Exit::Ok)
         }
     }

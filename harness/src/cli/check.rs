@@ -7,7 +7,8 @@ use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::local_url;
 use robotstxt_suite::visible::shown;
 
-use super::{parse_profile, Exit};
+use super::error::print;
+use super::{parse_profile, Error, Exit};
 
 /// Ask the reference whether an agent may fetch a path, and why.
 #[derive(Debug, clap::Args)]
@@ -27,19 +28,22 @@ pub struct Args {
     profile: Profile,
 }
 
-pub fn execute(args: Args) -> Result<Exit, String> {
-    let path = local_path(&args.path).map_err(|e| format!("--path: {e}"))?;
+pub fn execute(args: Args) -> Result<Exit, Error> {
+    let path = local_path(&args.path).map_err(|e| Error::flag("--path", e))?;
     let body = read_body(&args.robots)?;
     let decision = Robots::parse(args.profile, &body).decide(&args.agent, &path);
-    println!("{}", decision.verdict);
     // The explanation quotes the file's lines: its control bytes are shown, not obeyed.
-    println!("{}", shown(&decision.explanation.to_string()));
+    print(&format!(
+        "{}\n{}\n",
+        decision.verdict,
+        shown(&decision.explanation.to_string())
+    ))?;
     Ok(Exit::Ok)
 }
 
 /// The local URL `--path` asks about: itself when it starts with `/` (any bytes: the reference
 /// answers for any path), else a full URL's path and query.
-fn local_path(given: &str) -> Result<String, String> {
+fn local_path(given: &str) -> Result<String, local_url::FullUrlError> {
     if given.starts_with('/') {
         Ok(given.to_owned())
     } else {
@@ -48,13 +52,13 @@ fn local_path(given: &str) -> Result<String, String> {
 }
 
 /// Reads a file's bytes exactly; `-` is standard input.
-pub fn read_body(path: &PathBuf) -> Result<Vec<u8>, String> {
+pub fn read_body(path: &PathBuf) -> Result<Vec<u8>, Error> {
     let mut body = Vec::new();
     let result = if path.as_os_str() == "-" {
         std::io::stdin().read_to_end(&mut body).map(|_| ())
     } else {
         std::fs::read(path).map(|bytes| body = bytes)
     };
-    result.map_err(|e| format!("{}: {e}", path.display()))?;
+    result.map_err(Error::unreadable(path))?;
     Ok(body)
 }

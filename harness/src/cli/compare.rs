@@ -8,8 +8,9 @@ use robotstxt_suite::local_url;
 use robotstxt_test::compare::{render, Comparison};
 
 use super::check::read_body;
+use super::error::print;
 use super::select::AdapterArgs;
-use super::Exit;
+use super::{Error, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -54,7 +55,7 @@ pub struct Args {
     select: AdapterArgs,
 }
 
-pub fn execute(mut args: Args) -> Result<Exit, String> {
+pub fn execute(mut args: Args) -> Result<Exit, Error> {
     let queries = queries(&args)?;
     let body = read_body(&args.robots)?;
     if !args.select.any() {
@@ -62,24 +63,22 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     }
     let mut engines = args.select.open(true)?;
     if engines.is_empty() {
-        return Err(format!(
+        // `all` left out every adapter this machine cannot run, and that was every one.
+        return Err(Error::Adapter(format!(
             "no adapter to compare in {}",
             args.select.source()?.shown
-        ));
+        )));
     }
     let comparison = Comparison::new(&body, queries, &mut engines);
     adapter::stop_all(engines);
-    print!(
-        "{}",
-        match args.format {
-            Format::Human => render::human(&comparison),
-            Format::Markdown => render::markdown(&comparison),
-            Format::Json => {
-                let json = serde_json::to_string_pretty(&render::json(&comparison));
-                json.map_err(|e| e.to_string())? + "\n"
-            }
+    print(&match args.format {
+        Format::Human => render::human(&comparison),
+        Format::Markdown => render::markdown(&comparison),
+        Format::Json => {
+            let json = serde_json::to_string_pretty(&render::json(&comparison));
+            json.map_err(|e| Error::Stdout(e.into()))? + "\n"
         }
-    );
+    })?;
     let tally = comparison.tally();
     Ok(if tally.broken > 0 {
         Exit::Unavailable
@@ -91,14 +90,14 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
 }
 
 /// Every agent with every path, in the order given (`--path`s, then `--url`s).
-fn queries(args: &Args) -> Result<Vec<Query>, String> {
+fn queries(args: &Args) -> Result<Vec<Query>, Error> {
     let mut paths = Vec::new();
     for path in &args.paths {
-        local_url::check_local(path).map_err(|e| format!("--path: {e}"))?;
+        local_url::check_local(path).map_err(|e| Error::flag("--path", e))?;
         paths.push(path.clone());
     }
     for url in &args.urls {
-        paths.push(local_url::from_full_url(url).map_err(|e| format!("--url: {e}"))?);
+        paths.push(local_url::from_full_url(url).map_err(|e| Error::flag("--url", e))?);
     }
     let agents = if args.agents.is_empty() {
         vec!["FooBot".to_owned()]
@@ -109,9 +108,9 @@ fn queries(args: &Args) -> Result<Vec<Query>, String> {
         .iter()
         .find(|a| a.is_empty() || a.chars().any(char::is_control))
     {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "--agent {bad:?} must be non-empty, without control characters"
-        ));
+        )));
     }
     Ok(agents
         .iter()

@@ -4,10 +4,11 @@
 use std::path::PathBuf;
 
 use robotstxt_runtime::{cache, suite};
-use robotstxt_suite::cases::{load_corpus, Case, CaseError};
+use robotstxt_suite::cases::{load_corpus, Case};
 use robotstxt_suite::embedded;
 
 use super::select::AdapterArgs;
+use super::Error;
 
 /// A loaded corpus and where it came from.
 pub struct Corpus {
@@ -18,7 +19,7 @@ pub struct Corpus {
 
 /// Loads the corpus: the `explicit` paths (`--cases`), else the checkout's `cases/`, else the
 /// embedded copy; prints which on stderr.
-pub fn load(explicit: &[PathBuf]) -> Result<Corpus, String> {
+pub fn load(explicit: &[PathBuf]) -> Result<Corpus, Error> {
     let checkout = suite::current_checkout();
     let (loaded, shown, commit) = match (explicit.is_empty(), &checkout) {
         (false, _) | (true, Some(_)) => {
@@ -42,11 +43,14 @@ pub fn load(explicit: &[PathBuf]) -> Result<Corpus, String> {
             (embedded::COMMIT.to_owned(), embedded::MODIFIED),
         ),
     };
-    let cases = loaded.map_err(|errors| problems(&errors))?;
+    let cases = loaded.map_err(|errors| Error::Problems {
+        heading: format!("{} problem(s) in the case files", errors.len()),
+        problems: errors,
+    })?;
     if cases.is_empty() {
-        return Err(format!(
+        return Err(Error::usage(format!(
             "no case found in {shown}: a run of zero cases would pass any gate"
-        ));
+        )));
     }
     eprintln!("corpus: {shown}");
     Ok(Corpus { cases, commit })
@@ -54,7 +58,7 @@ pub fn load(explicit: &[PathBuf]) -> Result<Corpus, String> {
 
 /// The corpus as a folder of files, for what reads case files itself: the checkout's `cases/`,
 /// else the embedded corpus as written into the cache folder.
-pub fn folder(select: &AdapterArgs) -> Result<PathBuf, String> {
+pub fn folder(select: &AdapterArgs) -> Result<PathBuf, Error> {
     match suite::current_checkout() {
         Some(root) => Ok(root.join("cases")),
         None => {
@@ -62,15 +66,6 @@ pub fn folder(select: &AdapterArgs) -> Result<PathBuf, String> {
             Ok(suite::materialise(&cache)?.join("cases"))
         }
     }
-}
-
-fn problems(errors: &[CaseError]) -> String {
-    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-    format!(
-        "{} problem(s) in the case files:\n{}",
-        errors.len(),
-        lines.join("\n")
-    )
 }
 
 /// Where reports go without `--out`: the checkout's `reports/` inside a checkout, else

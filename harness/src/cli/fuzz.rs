@@ -6,14 +6,16 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::lines::raw_lines;
 use robotstxt_suite::visible::shown;
+use robotstxt_test::atomic::write_atomic;
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
 use robotstxt_test::limits;
 
 use super::corpus;
+use super::error::print;
 use super::select::{seconds_in_range, AdapterArgs, Opened};
-use super::Exit;
+use super::{Error, Exit};
 
 /// Fuzz one adapter against the reference and write each new disagreement as a case file.
 ///
@@ -23,7 +25,7 @@ use super::Exit;
 /// written to `--out` in the corpus format, ready to move into `cases/`. Disagreements the
 /// adapter's expectations file lists, and findings already in `--out`, are not reported again.
 /// Exit code 1 when new findings were written; 3 when the adapter is unavailable or breaks down
-/// (the findings saved before that are named).
+/// (the findings saved before that are named); 5 when a finding could not be written.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -47,7 +49,7 @@ pub struct Args {
     budget: usize,
 }
 
-pub fn execute(args: Args) -> Result<Exit, String> {
+pub fn execute(args: Args) -> Result<Exit, Error> {
     let time = match (args.time, args.docs) {
         (Some(secs), _) => Some(limits::seconds("--time", secs)?),
         (None, Some(_)) => None,
@@ -55,7 +57,9 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     };
     let mut engines = args.select.open_with_dirs(false)?;
     if engines.len() != 1 {
-        return Err("fuzz drives exactly one adapter: give one --adapter or --adapter-cmd".into());
+        return Err(Error::usage(
+            "fuzz drives exactly one adapter: give one --adapter or --adapter-cmd",
+        ));
     }
     let Opened {
         engine,
@@ -97,7 +101,7 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         docs: args.docs,
         budget: args.budget,
     };
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::create_dir_all(&out).map_err(Error::unwritable(&out))?;
     let bar = ProgressBar::new_spinner()
         .with_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
     bar.enable_steady_tick(Duration::from_millis(120));
@@ -110,8 +114,9 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         Event::Progress(stats) => bar.set_message(progress(stats)),
         Event::Finding(finding) => {
             let file = out.join(format!("{}.yaml", finding.case.name));
-            if let Err(e) = std::fs::write(&file, finding.case.to_yaml()) {
-                failed = Some(format!("{}: {e}", file.display()));
+            // Whole or not at all: a cut-off finding would be a bad case file to the next run.
+            if let Err(e) = write_atomic(&file, finding.case.to_yaml().as_bytes()) {
+                failed = Some(Error::Write(e));
             }
             bar.println(format!(
                 "{}  {} lines  {}",
@@ -123,9 +128,15 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         }
     });
     bar.finish_and_clear();
-    let stats = match (outcome, failed) {
-        (Ok(stats), None) => stats,
-        (Err(error), _) | (Ok(_), Some(error)) => {
+    // An adapter that broke down ends the run whatever else went wrong.
+    let outcome = match (outcome, failed) {
+        (Ok(stats), None) => Ok(stats),
+        (Err(broke_down), _) => Err(Error::Adapter(broke_down.to_string())),
+        (Ok(_), Some(unwritten)) => Err(unwritten),
+    };
+    let stats = match outcome {
+        Ok(stats) => stats,
+        Err(error) => {
             // Findings already written stay: say where they are before the error.
             if !written.is_empty() {
                 eprintln!("{} finding(s) saved before the error:", written.len());
@@ -133,22 +144,18 @@ pub fn execute(args: Args) -> Result<Exit, String> {
                     eprintln!("  {}", file.display());
                 }
             }
-            if engine.unavailable().is_some() {
-                eprintln!("error: {}", shown(&error));
-                return Ok(Exit::Unavailable);
-            }
             return Err(error);
         }
     };
-    println!("{name}: {}", progress(&stats));
-    println!(
-        "{} new finding(s) in {}; reducing took {:.1} s, and {:.1} s before the run for the {} listed disagreement(s)",
+    print(&format!(
+        "{name}: {}\n{} new finding(s) in {}; reducing took {:.1} s, and {:.1} s before the run for the {} listed disagreement(s)\n",
+        progress(&stats),
         written.len(),
         out.display(),
         stats.reducing.as_secs_f64(),
         stats.reducing_listed.as_secs_f64(),
         stats.listed_reduced
-    );
+    ))?;
     if !stats.open_by_point.is_empty() {
         let mut points: Vec<_> = stats.open_by_point.iter().collect();
         points.sort_by(|a, b| b.1.cmp(a.1));
@@ -157,10 +164,10 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             .take(8)
             .map(|(p, n)| format!("{p} {n}"))
             .collect();
-        println!(
-            "open points set aside (most frequent): {}",
+        print(&format!(
+            "open points set aside (most frequent): {}\n",
             shown.join(", ")
-        );
+        ))?;
     }
     Ok(if written.is_empty() {
         Exit::Ok

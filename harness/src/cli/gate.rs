@@ -10,6 +10,7 @@ use robotstxt_suite::run::CheckResult;
 use robotstxt_test::atomic::write_atomic;
 
 use super::select::Opened;
+use super::Error;
 
 #[derive(Debug, Clone, clap::Args)]
 pub struct GateArgs {
@@ -50,25 +51,25 @@ impl GateArgs {
 
     /// Loads and checks every file before anything runs, so a bad file costs no adapter time.
     /// `engines` pairs each engine with its adapter folder.
-    pub fn plan(&self, engines: &[Opened], cases: &[Case]) -> Result<Vec<Plan>, String> {
+    pub fn plan(&self, engines: &[Opened], cases: &[Case]) -> Result<Vec<Plan>, Error> {
         if !self.active() {
             return Ok(vec![Plan::default(); engines.len()]);
         }
         if !self.expectations_from_adapters && engines.len() != 1 {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "an expectation file is for one adapter, and {} are being run; \
                  use --expectations-from-adapters to judge each against its own file",
                 engines.len()
-            ));
+            )));
         }
         let update = self.update_expectations.as_ref();
         if let (Some(Some(file)), true) = (update, engines.len() > 1) {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "--update-expectations {}: one file cannot hold {} adapters' expectations; \
                  give no FILE with --expectations-from-adapters to write each adapter's own",
                 file.display(),
                 engines.len()
-            ));
+            )));
         }
         let mut plans = Vec::new();
         for Opened {
@@ -80,7 +81,7 @@ impl GateArgs {
             let name = &engine.handshake().name;
             let own = || {
                 own_file.clone().ok_or_else(|| {
-                    format!("--expectations-from-adapters: `{name}` has no adapter folder (give its adapter.yaml to --adapter-cmd, or use --expectations FILE)")
+                    Error::usage(format!("--expectations-from-adapters: `{name}` has no adapter folder (give its adapter.yaml to --adapter-cmd, or use --expectations FILE)"))
                 })
             };
             let judged = match (&self.expectations, self.expectations_from_adapters) {
@@ -90,9 +91,9 @@ impl GateArgs {
             };
             let target = match update {
                 Some(Some(file)) => Some(file.clone()),
-                Some(None) => Some(judged.clone().ok_or(
+                Some(None) => Some(judged.clone().ok_or_else(|| Error::usage(
                     "--update-expectations needs a FILE, or --expectations FILE, or --expectations-from-adapters",
-                )?),
+                ))?),
                 None => None,
             };
             let judge = match (&target, judged) {
@@ -102,10 +103,7 @@ impl GateArgs {
                         .into_iter()
                         .flatten()
                         .find(|f| f.is_file());
-                    previous
-                        .map(|f| ExpectationFile::load(&f))
-                        .transpose()
-                        .map_err(|e| e.to_string())?
+                    previous.map(|f| ExpectationFile::load(&f)).transpose()?
                 }
                 // An adapter that could not start gave no name to hold the file against: it fails
                 // the run as unavailable (exit 3), with its reason, before any file matters.
@@ -129,7 +127,7 @@ fn load_checked(
     adapter: &str,
     cases: &[Case],
     in_adapter_folder: bool,
-) -> Result<ExpectationFile, String> {
+) -> Result<ExpectationFile, Error> {
     if in_adapter_folder && !file.exists() {
         eprintln!(
             "note: {} does not exist: every non-pass of {adapter} counts as a regression",
@@ -139,19 +137,14 @@ fn load_checked(
         empty.file = file.to_owned();
         return Ok(empty);
     }
-    let expectations = ExpectationFile::load(file).map_err(|e| e.to_string())?;
+    let expectations = ExpectationFile::load(file)?;
+    expectations.check_adapter(adapter)?;
     expectations
-        .check_adapter(adapter)
-        .map_err(|e| e.to_string())?;
-    expectations.resolve(cases).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        format!(
-            "{} problem(s) in {}:\n{}",
-            errors.len(),
-            file.display(),
-            lines.join("\n")
-        )
-    })?;
+        .resolve(cases)
+        .map_err(|errors| Error::Problems {
+            heading: format!("{} problem(s) in {}", errors.len(), file.display()),
+            problems: errors,
+        })?;
     Ok(expectations)
 }
 
@@ -163,11 +156,11 @@ pub fn update(
     adapter: &str,
     cases: &[Case],
     results: &[CheckResult],
-) -> Result<ExpectationFile, String> {
+) -> Result<ExpectationFile, Error> {
     let mut next = gate::updated(adapter, previous, cases, results);
     next.file = target.to_owned();
     next.written_by = Some(super::invocation());
-    write_atomic(target, next.to_yaml().as_bytes()).map_err(|e| e.to_string())?;
+    write_atomic(target, next.to_yaml().as_bytes())?;
     let changes =
         gate::Changes::between(previous.unwrap_or(&ExpectationFile::empty(adapter)), &next);
     eprintln!(

@@ -9,8 +9,9 @@ use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::finding_case;
 use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Judgement, Oracle};
 
+use super::error::print;
 use super::select::AdapterArgs;
-use super::Exit;
+use super::{Error, Exit};
 
 /// Reduce a disagreement between an adapter and the reference to a small case, printed as YAML.
 ///
@@ -33,14 +34,13 @@ pub struct Args {
     budget: usize,
 }
 
-pub fn execute(args: Args) -> Result<Exit, String> {
-    let body =
-        std::fs::read(&args.robots).map_err(|e| format!("{}: {e}", args.robots.display()))?;
+pub fn execute(args: Args) -> Result<Exit, Error> {
+    let body = std::fs::read(&args.robots).map_err(Error::unreadable(&args.robots))?;
     let mut engines = args.select.open(false)?;
     if engines.len() != 1 {
-        return Err(
-            "minimize drives exactly one adapter: give one --adapter or --adapter-cmd".into(),
-        );
+        return Err(Error::usage(
+            "minimize drives exactly one adapter: give one --adapter or --adapter-cmd",
+        ));
     }
     let engine = engines[0].as_mut();
     if let Some(why) = engine.unavailable() {
@@ -53,16 +53,23 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         agent: args.agent.clone(),
         path: args.path.clone(),
     };
+    // A wrong number of answers breaks the protocol; a rejection or a refusal is the parser's
+    // answer, and leaves nothing to reduce.
+    let wrong_count = || Error::Adapter("the adapter answered the wrong number of results".into());
     let theirs = match engine.check("minimize", &body, std::slice::from_ref(&query)) {
         Ok(Reply::Verdicts(v)) if v.len() == 1 => v[0],
-        Ok(Reply::Verdicts(_)) => {
-            return Err("the adapter answered the wrong number of results".into())
+        Ok(Reply::Verdicts(_)) => return Err(wrong_count()),
+        Ok(Reply::Rejected(why)) => {
+            return Err(Error::usage(format!("the adapter rejects the file: {why}")))
         }
-        Ok(Reply::Rejected(why)) => return Err(format!("the adapter rejects the file: {why}")),
         Ok(Reply::Refused(answers)) => match answers.first() {
             Some(Ok(verdict)) if answers.len() == 1 => *verdict,
-            Some(Err(why)) => return Err(format!("the adapter refuses the query: {why}")),
-            _ => return Err("the adapter answered the wrong number of results".into()),
+            Some(Err(why)) => {
+                return Err(Error::usage(format!(
+                    "the adapter refuses the query: {why}"
+                )))
+            }
+            _ => return Err(wrong_count()),
         },
         Err(failure) => {
             eprintln!(
@@ -76,18 +83,18 @@ pub fn execute(args: Args) -> Result<Exit, String> {
     };
     let reference: Verdict = match oracle.judge_one(&body, &query, theirs) {
         Judgement::Agree => {
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "no disagreement: {} and the reference both say {theirs}",
                 handshake.name
-            ))
+            )))
         }
         Judgement::Open(points) => {
             let names: Vec<&str> = points.iter().map(|p| p.name()).collect();
-            return Err(format!(
+            return Err(Error::usage(format!(
                 "not a scored disagreement: under {} the decision depends on open points ({})",
                 oracle.profile,
                 names.join(", ")
-            ));
+            )));
         }
         Judgement::Disagree { reference, .. } => reference,
     };
@@ -116,6 +123,6 @@ pub fn execute(args: Args) -> Result<Exit, String> {
         reduced.body.len()
     );
     let case = finding_case(&handshake, oracle, &reduced, reference, theirs, &origin);
-    print!("{}", case.to_yaml());
+    print(&case.to_yaml())?;
     Ok(Exit::Ok)
 }

@@ -6,6 +6,7 @@ mod cases;
 mod check;
 mod compare;
 mod corpus;
+mod error;
 mod fuzz;
 mod gate;
 mod minimize;
@@ -17,7 +18,15 @@ mod survey;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use robotstxt_reference::Profile;
+use robotstxt_reference::{Profile, UnknownProfile};
+
+pub use error::Error;
+
+/// The exit codes, as `--help` shows them; the README's table says the same.
+const EXIT_CODES: &str = "Exit codes: 0 every scored check as expected; 1 failures (or \
+    regressions); 2 usage or input error; 3 an adapter unavailable or broken; 4 (with \
+    expectations) an unstable answer; 5 the output could not be written; 130 interrupted; 141 \
+    standard output closed by its reader.";
 
 /// The exit codes, as `--help` and the README document them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -32,6 +41,9 @@ pub enum Exit {
     Unavailable = 3,
     /// With expectations: no regression, but a check whose answer changed when asked again.
     Unstable = 4,
+    /// The output could not be written: reports, expectation files, findings, standard output
+    /// (a full disk, a folder that cannot be written). What was there before is left whole.
+    Output = 5,
 }
 
 impl From<Exit> for ExitCode {
@@ -41,11 +53,8 @@ impl From<Exit> for ExitCode {
 }
 
 /// Conformance suite and differential harness for robots.txt parsers.
-///
-/// Exit codes: 0 every scored check as expected; 1 failures (or regressions); 2 usage or input
-/// error; 3 an adapter unavailable or broken; 4 (with expectations) an unstable answer.
 #[derive(Debug, Parser)]
-#[command(name = "robotstxt-test", version, about, long_about = None)]
+#[command(name = "robotstxt-test", version, about, long_about = None, after_help = EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -64,7 +73,7 @@ enum Command {
     Minimize(minimize::Args),
 }
 
-pub fn execute(cli: Cli) -> Result<Exit, String> {
+pub fn execute(cli: Cli) -> Result<Exit, Error> {
     match cli.command {
         Command::Check(args) => check::execute(args),
         Command::Compare(args) => compare::execute(args),
@@ -79,9 +88,8 @@ pub fn execute(cli: Cli) -> Result<Exit, String> {
 }
 
 /// Parses `--profile` values, listing the known profiles on error.
-pub fn parse_profile(name: &str) -> Result<Profile, String> {
+pub fn parse_profile(name: &str) -> Result<Profile, UnknownProfile> {
     name.parse()
-        .map_err(|e: robotstxt_reference::UnknownProfile| e.to_string())
 }
 
 /// This run's command line as a person would type it again: the program as `robotstxt-test`, the

@@ -12,7 +12,7 @@ use robotstxt_test::report::{self, Report};
 use super::corpus;
 use super::gate;
 use super::select::AdapterArgs;
-use super::Exit;
+use super::{Error, Exit};
 
 /// Run every adapter over the corpus and write the compatibility reports.
 ///
@@ -24,9 +24,10 @@ use super::Exit;
 /// With --update-expectations, the same run also rewrites every adapter's expectations.yaml
 /// (keeping reasons), so one command regenerates everything after a corpus change.
 ///
-/// Exit codes: 0 the reports were written (whatever the parsers did); 2 bad arguments, a bad case
-/// file, or the reports could not be written; 3 with --update-expectations, an adapter could not
-/// run and its expectation file was left as it was.
+/// Exit codes: 0 the reports were written (whatever the parsers did); 2 bad arguments or a bad
+/// case file; 3 with --update-expectations, an adapter could not run and its expectation file was
+/// left as it was; 5 the reports (or an expectation file) could not be written, and the previous
+/// ones are left whole.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Where to write the reports. Default: the checkout's `reports/` inside a checkout of this
@@ -45,7 +46,7 @@ pub struct Args {
     select: AdapterArgs,
 }
 
-pub fn execute(mut args: Args) -> Result<Exit, String> {
+pub fn execute(mut args: Args) -> Result<Exit, Error> {
     let out = args.out.take().unwrap_or_else(corpus::reports_folder);
     let corpus = corpus::load(&args.cases)?;
     let cases = corpus.cases;
@@ -54,11 +55,10 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     }
     let carried = args.select.adapters_dir.is_none() && suite::current_checkout().is_none();
     if args.update_expectations && carried && !args.select.adapters.is_empty() {
-        return Err(
+        return Err(Error::usage(
             "--update-expectations rewrites the adapters' expectations.yaml: run it in a \
-                    checkout of this repository, or name a folder of your own with --adapters DIR"
-                .to_owned(),
-        );
+                    checkout of this repository, or name a folder of your own with --adapters DIR",
+        ));
     }
     // Unavailable adapters are kept: they get a row saying "no data" and why.
     let (mut engines, mut files, mut abouts) = (Vec::new(), Vec::new(), Vec::new());
@@ -101,8 +101,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
         cases,
         adapters,
     };
-    let written =
-        report::write(&report, &out).map_err(|e| format!("cannot write the reports: {e}"))?;
+    let written = report::write(&report, &out).map_err(Error::Reports)?;
     for adapter in &report.adapters {
         let total = report::matrix::Cell::of(&adapter.claimed);
         let status = match (&adapter.unavailable, adapter.has_data()) {
@@ -129,7 +128,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
             continue;
         }
         let previous = if target.is_file() {
-            Some(ExpectationFile::load(&target).map_err(|e| e.to_string())?)
+            Some(ExpectationFile::load(&target)?)
         } else {
             None
         };

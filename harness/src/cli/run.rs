@@ -1,6 +1,5 @@
 //! `robotstxt-test run`: the corpus against the reference or adapters, scored.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,9 +16,10 @@ use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDoc
 use robotstxt_test::output::{junit, summary};
 
 use super::corpus;
+use super::error::print;
 use super::gate::{self, GateArgs};
 use super::select::{AdapterArgs, Opened};
-use super::{parse_profile, Exit};
+use super::{parse_profile, Error, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -47,7 +47,7 @@ pub enum Format {
 /// Exit codes: 0 every scored check as expected; 1 failures (with expectations: regressions, or
 /// under --strict unexpected passes); 2 usage or input error; 3 an adapter unavailable or broken;
 /// 4 with expectations, no regression but an unstable check (its answer changed when asked again
-/// after a fresh start of the adapter).
+/// after a fresh start of the adapter); 5 the output or an expectation file could not be written.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A folder of case files, or one case file; repeat to run several. Default: the checkout's
@@ -69,17 +69,16 @@ pub struct Args {
     gate: GateArgs,
 }
 
-pub fn execute(args: Args) -> Result<Exit, String> {
+pub fn execute(args: Args) -> Result<Exit, Error> {
     let cases = corpus::load(&args.cases)?.cases;
     let opened = if args.select.any() {
         // A gate must not pass because an adapter quietly went missing: with expectations, `all`
         // keeps the adapters this machine cannot run, and they fail the run as unavailable.
         args.select.open_with_dirs(!args.gate.active())?
     } else if args.gate.active() {
-        return Err(
-            "expectations are for adapters: add --adapter NAME, --adapter all or --adapter-cmd CMD"
-                .to_owned(),
-        );
+        return Err(Error::usage(
+            "expectations are for adapters: add --adapter NAME, --adapter all or --adapter-cmd CMD",
+        ));
     } else {
         let profile = args.profile.unwrap_or(Profile::Norobots1994);
         vec![Opened::bare(Box::new(ReferenceEngine::new(profile)))]
@@ -162,16 +161,19 @@ pub fn execute(args: Args) -> Result<Exit, String> {
             (_, true, false) => Exit::Failures,
         };
     }
-    print!("{}", render(&args, &runs, &cases)?);
+    print(&render(&args, &runs, &cases)?)?;
     Ok(exit)
 }
 
 /// The run in the format asked for.
-fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String, String> {
+fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String, Error> {
     let strict = args.gate.strict;
     Ok(match args.format {
         Format::Human | Format::Long => {
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            // Colours on a terminal, unless `NO_COLOR` (or `CLICOLOR=0`, `TERM=dumb`) says
+            // otherwise, or `CLICOLOR_FORCE` asks for them anyway.
+            let color =
+                anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
             let long = args.verbose || args.format == Format::Long;
             runs.iter()
                 .map(|run| match run.gate {
@@ -200,7 +202,7 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
             } else {
                 serde_json::to_string_pretty(&documents)
             };
-            json.map_err(|e| e.to_string())? + "\n"
+            json.map_err(|e| Error::Stdout(e.into()))? + "\n"
         }
         Format::Junit => junit::document(runs, cases, strict),
         Format::Markdown => summary::markdown(runs, cases, strict),

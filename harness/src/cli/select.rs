@@ -9,8 +9,10 @@ use robotstxt_runtime::cache::{self, Places};
 use robotstxt_runtime::suite;
 use robotstxt_suite::embedded;
 use robotstxt_suite::engine::Engine;
-use robotstxt_test::limits;
+use robotstxt_test::limits::{self, SecondsError};
 use robotstxt_test::report::About;
+
+use super::Error;
 
 /// A started engine, with what its adapter folder says of it (nothing for a bare `--adapter-cmd`
 /// command).
@@ -62,7 +64,7 @@ impl AdapterArgs {
         !self.adapters.is_empty() || !self.adapter_cmds.is_empty()
     }
 
-    pub fn limits(&self) -> Result<Limits, String> {
+    pub fn limits(&self) -> Result<Limits, SecondsError> {
         Ok(Limits {
             timeout: limits::seconds("--timeout", self.timeout)?,
             ..Limits::default()
@@ -71,19 +73,19 @@ impl AdapterArgs {
 
     /// The adapters folder and where its adapters install: `--adapters`, else the checkout's,
     /// else the embedded ones written into the cache folder. Says which on stderr.
-    pub fn source(&self) -> Result<AdapterSource, String> {
+    pub fn source(&self) -> Result<AdapterSource, Error> {
         let checkout = suite::current_checkout();
         let source = match (&self.adapters_dir, &checkout) {
             (Some(dir), _) => {
                 let has_manifest = std::fs::read_dir(dir)
-                    .map_err(|e| format!("{}: {e}", dir.display()))?
+                    .map_err(Error::unreadable(dir))?
                     .filter_map(Result::ok)
                     .any(|entry| entry.path().join("adapter.yaml").is_file());
                 if !has_manifest {
-                    return Err(format!(
+                    return Err(Error::usage(format!(
                         "{}: no adapters here (no <name>/adapter.yaml)",
                         dir.display()
-                    ));
+                    )));
                 }
                 AdapterSource {
                     places: self.places_for(&workspace_of(dir))?,
@@ -116,7 +118,7 @@ impl AdapterArgs {
 
     /// Where the adapters of `workspace` install: `--cache-dir`, else the checkout's `target/`
     /// inside a checkout, else the cache folder.
-    fn places_for(&self, workspace: &Path) -> Result<Places, String> {
+    fn places_for(&self, workspace: &Path) -> Result<Places, Error> {
         match (&self.cache_dir, suite::current_checkout()) {
             (None, Some(_)) => Ok(Places::checkout(workspace)),
             (explicit, _) => Ok(Places::in_cache(
@@ -129,14 +131,13 @@ impl AdapterArgs {
 
     /// The adapters named on the command line, by manifest. `all` expands to every adapter; with
     /// `only_available`, to every one this machine can run (the others are named on stderr).
-    pub fn manifests(&self, only_available: bool) -> Result<Vec<Adapter>, String> {
+    pub fn manifests(&self, only_available: bool) -> Result<Vec<Adapter>, Error> {
         let mut chosen = Vec::new();
         if !self.adapters.is_empty() {
             let source = self.source()?;
             for name in &self.adapters {
                 if name == "all" {
-                    let all = adapter::manifest::discover_at(&source.dir, &source.places)
-                        .map_err(|e| e.to_string())?;
+                    let all = adapter::manifest::discover_at(&source.dir, &source.places)?;
                     let availabilities = adapter::availabilities(&all);
                     for (adapter, availability) in all.into_iter().zip(availabilities) {
                         match availability {
@@ -157,7 +158,7 @@ impl AdapterArgs {
                 let dir = path.parent().unwrap_or(Path::new("."));
                 let workspace = suite::current_checkout().unwrap_or_else(|| workspace_of(dir));
                 let places = self.places_for(&workspace)?;
-                chosen.push(Adapter::load_at(dir, &places).map_err(|e| e.to_string())?);
+                chosen.push(Adapter::load_at(dir, &places)?);
             }
         }
         chosen.dedup_by(|a, b| a.name() == b.name());
@@ -167,13 +168,13 @@ impl AdapterArgs {
     /// Starts every chosen engine (installing what is missing), all at once, and gives them back
     /// in command-line order. With
     /// `only_available`, `all` leaves out the adapters this machine cannot run.
-    pub fn open(&self, only_available: bool) -> Result<Vec<Box<dyn Engine>>, String> {
+    pub fn open(&self, only_available: bool) -> Result<Vec<Box<dyn Engine>>, Error> {
         let engines = self.open_with_dirs(only_available)?;
         Ok(engines.into_iter().map(|opened| opened.engine).collect())
     }
 
     /// As [`AdapterArgs::open`], with each engine's expectation file and manifest's description.
-    pub fn open_with_dirs(&self, only_available: bool) -> Result<Vec<Opened>, String> {
+    pub fn open_with_dirs(&self, only_available: bool) -> Result<Vec<Opened>, Error> {
         let limits = self.limits()?;
         let manifests = self.manifests(only_available)?;
         let bar = ProgressBar::new((manifests.len() + self.adapter_cmds.len()) as u64).with_style(
@@ -200,10 +201,10 @@ impl AdapterArgs {
             if cmd.ends_with("adapter.yaml") && Path::new(cmd).is_file() {
                 continue;
             }
-            let argv = shlex::split(cmd)
-                .filter(|argv| !argv.is_empty())
-                .ok_or_else(|| format!("--adapter-cmd {cmd:?}: cannot split into arguments"))?;
-            engines.push(Opened::bare(adapter::open_command(argv, limits)));
+            engines.push(Opened::bare(adapter::open_command(
+                split_command(cmd)?,
+                limits,
+            )));
             bar.inc(1);
         }
         bar.finish_and_clear();
@@ -211,12 +212,36 @@ impl AdapterArgs {
     }
 }
 
+/// An `--adapter-cmd` command as its arguments, split as a shell would split them.
+pub fn split_command(cmd: &str) -> Result<Vec<String>, Error> {
+    shlex::split(cmd)
+        .filter(|argv| !argv.is_empty())
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "--adapter-cmd {cmd:?}: cannot split into arguments"
+            ))
+        })
+}
+
+/// A value of a seconds flag that is not a number of seconds it takes.
+#[derive(Debug, thiserror::Error)]
+pub enum BadSeconds {
+    #[error("{text:?} is not a number of seconds: {source}")]
+    NotANumber {
+        text: String,
+        source: std::num::ParseFloatError,
+    },
+    #[error(transparent)]
+    OutOfRange(#[from] SecondsError),
+}
+
 /// A number of seconds from the command line, checked against [`limits::seconds`] while the
 /// arguments are parsed, so that an out-of-range value is a usage error whatever else is given.
-pub fn seconds_in_range(text: &str) -> Result<f64, String> {
-    let value: f64 = text
-        .parse()
-        .map_err(|e| format!("{text:?} is not a number of seconds: {e}"))?;
+pub fn seconds_in_range(text: &str) -> Result<f64, BadSeconds> {
+    let value: f64 = text.parse().map_err(|source| BadSeconds::NotANumber {
+        text: text.to_owned(),
+        source,
+    })?;
     limits::seconds("the value", value)?;
     Ok(value)
 }

@@ -2,6 +2,7 @@
 //! files (a census), `survey merge` for shard results, and `survey captures`, the first read of
 //! a census on an engine.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -13,8 +14,9 @@ use robotstxt_test::survey::hosts::read_plan;
 use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
 
 use super::corpus;
+use super::error::print;
 use super::select::AdapterArgs;
-use super::Exit;
+use super::{Error, Exit};
 
 /// Survey real robots.txt files: how often each parser disagrees with the reference, and why.
 ///
@@ -88,7 +90,7 @@ enum Action {
     },
 }
 
-pub fn execute(mut args: Args) -> Result<Exit, String> {
+pub fn execute(mut args: Args) -> Result<Exit, Error> {
     if let Some(Action::Merge { files, out }) = args.action {
         let out = out.unwrap_or_else(corpus::reports_folder);
         let surveys = files
@@ -97,8 +99,7 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
             .collect::<Result<Vec<_>, _>>()?;
         let merged = merge(surveys)?;
         write::write(&merged, &out)?;
-        print_summary(&merged);
-        println!("wrote {}", written(&out));
+        print(&format!("{}wrote {}\n", summary(&merged), written(&out)))?;
         return Ok(unreadable(&merged).unwrap_or(Exit::Ok));
     }
     if let Some(Action::Captures { warc, out }) = args.action {
@@ -110,7 +111,8 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     }
     let mut engines = args.select.open(true)?;
     if engines.is_empty() {
-        return Err("no adapter to survey".to_owned());
+        // `all` left out every adapter this machine cannot run, and that was every one.
+        return Err(Error::Adapter("no adapter to survey".to_owned()));
     }
     let bar = ProgressBar::new_spinner().with_style(
         ProgressStyle::with_template("{spinner} {pos} answers ({per_sec}) {elapsed}")
@@ -123,26 +125,28 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
     let started = Instant::now();
     let progress = |_, _| bar.inc(1);
     let result = match (args.corpus.take(), args.plan.take()) {
-        (Some(corpus), _) => survey::survey(&corpus, &mut engines, &options, &progress),
+        (Some(corpus), _) => {
+            survey::survey(&corpus, &mut engines, &options, &progress).map_err(Error::from)
+        }
         (None, Some(plan)) => {
             let [warc] = &args.warc[..] else {
-                return Err("--plan takes exactly one --warc file".to_owned());
+                return Err(Error::usage("--plan takes exactly one --warc file"));
             };
-            let plan = read_plan(&plan).map_err(|e| e.to_string())?;
-            census_part(warc, plan, &mut engines, &options, &progress).map_err(|e| e.to_string())
+            let plan = read_plan(&plan)?;
+            census_part(warc, plan, &mut engines, &options, &progress).map_err(Error::from)
         }
         (None, None) => {
             let name = args
                 .name
                 .take()
                 .unwrap_or_else(|| census::default_name(&args.warc));
-            census(&args.warc, &name, &mut engines, &options, &progress).map_err(|e| e.to_string())
+            census(&args.warc, &name, &mut engines, &options, &progress).map_err(Error::from)
         }
     };
     bar.finish_and_clear();
     let result = result?;
     write::write(&result, &out)?;
-    print_summary(&result);
+    print(&summary(&result))?;
     if let Some(peak) = census::peak_memory().filter(|_| result.census.is_some()) {
         eprintln!(
             "peak memory (VmHWM): {:.1} MiB",
@@ -161,12 +165,12 @@ pub fn execute(mut args: Args) -> Result<Exit, String> {
             names.join(", ")
         );
     }
-    println!(
-        "surveyed {} files in {:.1} s; wrote {}",
+    print(&format!(
+        "surveyed {} files in {:.1} s; wrote {}\n",
         result.files,
         started.elapsed().as_secs_f64(),
         written(&out)
-    );
+    ))?;
     let mut exit = unreadable(&result).unwrap_or(Exit::Ok);
     for engine in &engines {
         if let Some(why) = engine.unavailable() {
@@ -191,20 +195,19 @@ fn unreadable(survey: &Survey) -> Option<Exit> {
     (!census.unreadable.is_empty()).then_some(Exit::Input)
 }
 
-fn write_captures(warc: &std::path::Path, out: Option<&std::path::Path>) -> Result<Exit, String> {
+fn write_captures(warc: &std::path::Path, out: Option<&std::path::Path>) -> Result<Exit, Error> {
     let written = match out {
         Some(path) => {
-            let file =
-                std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let file = std::fs::File::create(path).map_err(Error::unwritable(path))?;
             let mut file = std::io::BufWriter::new(file);
-            let n = captures(warc, &mut file).map_err(|e| e.to_string())?;
-            std::io::Write::flush(&mut file).map_err(|e| format!("{}: {e}", path.display()))?;
+            let n = captures(warc, &mut file)?;
+            std::io::Write::flush(&mut file).map_err(Error::unwritable(path))?;
             n
         }
         None => {
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
-            let n = captures(warc, &mut stdout).map_err(|e| e.to_string())?;
-            std::io::Write::flush(&mut stdout).map_err(|e| e.to_string())?;
+            let n = captures(warc, &mut stdout)?;
+            std::io::Write::flush(&mut stdout).map_err(Error::Stdout)?;
             n
         }
     };
@@ -220,9 +223,12 @@ fn written(out: &std::path::Path) -> String {
     )
 }
 
-fn print_summary(survey: &Survey) {
+/// A line per adapter: its counts.
+fn summary(survey: &Survey) -> String {
+    let mut lines = String::new();
     for a in &survey.adapters {
-        println!(
+        let _ = writeln!(
+            lines,
             "{:<22} of {:>6} files: {:>6} disagree ({} checks), {:>6} on open points ({} checks), \
              {:>6} differ at all; {} errors, {} crashes, {} timeouts, {} causes",
             a.adapter,
@@ -238,4 +244,5 @@ fn print_summary(survey: &Survey) {
             a.causes.len()
         );
     }
+    lines
 }

@@ -11,8 +11,9 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use robotstxt_suite::cases::{load_corpus, Case};
+use robotstxt_suite::cases::{load_corpus, Case, CaseError};
 use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::located::LocatedError;
 
 use super::candidate::Candidate;
 use robotstxt_reference::Verdict;
@@ -59,13 +60,28 @@ fn key(c: &Candidate) -> Key {
     (c.body.clone(), c.agent.clone(), c.path.clone())
 }
 
+/// Why the known disagreements could not be read: a bad expectations file, or bad case files
+/// (in the corpus or among earlier findings), each problem on a line of its own.
+#[derive(Debug, thiserror::Error)]
+pub enum KnownError {
+    #[error(transparent)]
+    Expectations(#[from] LocatedError),
+    #[error("{}", lines(.0))]
+    Cases(Vec<CaseError>),
+}
+
+fn lines(errors: &[CaseError]) -> String {
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    lines.join("\n")
+}
+
 impl Known {
     /// Reads `expectations` (if it exists) against the corpus in `cases`, and every case file in
     /// `out` (if it exists).
-    pub fn load(expectations: &Path, cases: &[PathBuf], out: &Path) -> Result<Known, String> {
+    pub fn load(expectations: &Path, cases: &[PathBuf], out: &Path) -> Result<Known, KnownError> {
         let mut known = Known::default();
         if expectations.is_file() {
-            let file = ExpectationFile::load(expectations).map_err(|e| e.to_string())?;
+            let file = ExpectationFile::load(expectations)?;
             let corpus = load(cases)?;
             let by_id: HashMap<String, Key> = corpus
                 .iter()
@@ -140,11 +156,8 @@ impl Known {
     }
 }
 
-fn load(dirs: &[PathBuf]) -> Result<Vec<Case>, String> {
-    load_corpus(dirs).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        lines.join("\n")
-    })
+fn load(dirs: &[PathBuf]) -> Result<Vec<Case>, KnownError> {
+    load_corpus(dirs).map_err(KnownError::Cases)
 }
 
 #[cfg(test)]

@@ -8,11 +8,11 @@
 //!   asked of it ([`queries`]); a seeded [`generate::SplitMix64`] stands in for libFuzzer.
 //! - [`oracle`]: a scored disagreement, under the profile the parser claims (or 1994), never on a
 //!   point the text leaves open.
-//! - [`reduce`]: lines, tokens, bytes, then the canonical form ([`rewrite`], [`canonical`]),
-//!   keeping the signature; [`judge`] asks the engine about candidates in batches. All of them
-//!   work on a [`candidate`] (a body and a query) and its lines. Dependencies run one way:
-//!   `candidate` is a leaf; `canonical`, `judge` and `rewrite` build on it; `reduce` drives the
-//!   rewrite passes and asks the judge.
+//! - [`reduce`](mod@reduce): lines, tokens, bytes, then the canonical form ([`rewrite`],
+//!   [`canonical`]), keeping the signature; [`judge`] asks the engine about candidates in
+//!   batches. All of them work on a [`candidate`] (a body and a query) and its lines.
+//!   Dependencies run one way: `candidate` is a leaf; `canonical`, `judge` and `rewrite` build on
+//!   it; `reduce` drives the rewrite passes and asks the judge.
 //! - [`case`] writes the case file; [`known`] skips what is already known; [`session`] is the
 //!   out-of-process loop.
 

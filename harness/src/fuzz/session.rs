@@ -79,13 +79,21 @@ pub enum Event<'a> {
     Finding(&'a Finding),
 }
 
+/// The engine stopped answering: its name and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: {why}")]
+pub struct BrokeDown {
+    pub name: String,
+    pub why: String,
+}
+
 /// Runs the loop until the time or document limit, reporting progress and findings to `events`.
 pub fn fuzz(
     engine: &mut dyn Engine,
     settings: &Settings,
     known: &mut Known,
     events: &mut dyn FnMut(Event<'_>),
-) -> Result<Stats, String> {
+) -> Result<Stats, BrokeDown> {
     let oracle = Oracle::for_engine(engine.handshake());
     let handshake = engine.handshake().clone();
     let mut rng = SplitMix64::new(settings.seed);
@@ -116,7 +124,10 @@ pub fn fuzz(
             Err(_) => {
                 stats.faults += 1;
                 if let Some(why) = engine.unavailable() {
-                    return Err(format!("{}: {why}", handshake.name));
+                    return Err(BrokeDown {
+                        name: handshake.name.clone(),
+                        why: why.to_owned(),
+                    });
                 }
                 continue;
             }
@@ -297,18 +308,24 @@ fn fnv(c: &Candidate) -> u64 {
 
 /// Today's date (UTC) as `YYYY-MM-DD`.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    date_of(jiff::Timestamp::now())
+}
+
+/// The UTC date of a moment as `YYYY-MM-DD`.
+fn date_of(moment: jiff::Timestamp) -> String {
+    moment.strftime("%Y-%m-%d").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::date_of;
+
+    #[test]
+    fn dates_are_utc_days() {
+        let on = |seconds| date_of(jiff::Timestamp::from_second(seconds).unwrap());
+        assert_eq!(on(0), "1970-01-01");
+        assert_eq!(on(951_868_799), "2000-02-29");
+        assert_eq!(on(951_868_800), "2000-03-01");
+        assert_eq!(on(4_107_542_400), "2100-03-01");
+    }
 }

@@ -6,7 +6,7 @@
 //! [`markup::json_in_script`], and the page's script puts case content into the document with
 //! `textContent` only, so a robots.txt holding `<script>` or `"><img onerror=...>` shows as text.
 //! Bodies are shown with their bytes made visible by
-//! [`visible_body`](robotstxt_suite::blocks::visible_body), and each check carries the reference's
+//! [`visible_body`], and each check carries the reference's
 //! explanation under every profile.
 
 use std::borrow::Cow;

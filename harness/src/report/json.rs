@@ -95,7 +95,7 @@ struct Outcomes<'a> {
     outcome: BTreeMap<String, Outcome>,
 }
 
-/// The document, with one check per line (see [`Lines`]) so that regenerated files diff by line.
+/// The document, with one check per line (see `Lines`) so that regenerated files diff by line.
 pub fn document(report: &Report) -> std::io::Result<String> {
     let doc = Document {
         schema: SCHEMA_VERSION,

@@ -7,8 +7,8 @@
 //! and under every profile of [`Profile::ALL`] with [`run::score`]. [`matrix`] turns the results
 //! into the numbers and groupings every page shows, and [`versions`] the checks that changed
 //! between two versions of one parser; [`markdown`], [`html`] and [`json`] render them.
-//! [`write`] renders everything in memory first and only then writes each file atomically, so a
-//! run that fails leaves the previous reports as they were.
+//! [`write()`] renders everything in memory first and only then replaces the folder in one step
+//! ([`crate::swap`]), so a run that fails leaves the previous reports as they were.
 
 pub mod html;
 pub mod json;
@@ -261,48 +261,12 @@ pub fn suite_commit(dir: &Path) -> (String, bool) {
 
 /// Now, in UTC, as ISO 8601 to the second (`2024-05-01T12:00:00Z`).
 pub fn utc_now() -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    iso8601(seconds)
+    iso8601(jiff::Timestamp::now())
 }
 
-/// Seconds since 1970 as an ISO 8601 UTC timestamp, by the proleptic Gregorian calendar.
-fn iso8601(seconds: u64) -> String {
-    let days = seconds / 86_400;
-    let rest = seconds % 86_400;
-    // Count from 1 March 2000, the start of a 400-year cycle with the leap day at the end of
-    // each year; 11 017 days after 1 January 1970.
-    let days = days as i64 - 11_017;
-    let cycles = days.div_euclid(146_097);
-    let mut day = days.rem_euclid(146_097);
-    let centuries = (day / 36_524).min(3);
-    day -= centuries * 36_524;
-    let quads = day / 1_461;
-    day -= quads * 1_461;
-    let years = (day / 365).min(3);
-    day -= years * 365;
-    // Months from March: 31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 31, 29.
-    let lengths = [31, 30, 31, 30, 31, 31, 30, 31, 30, 31, 31, 29];
-    let mut month = 0;
-    while day >= lengths[month] {
-        day -= lengths[month];
-        month += 1;
-    }
-    let mut year = 2000 + cycles * 400 + centuries * 100 + quads * 4 + years;
-    let month = if month >= 10 {
-        year += 1;
-        month - 9
-    } else {
-        month + 3
-    };
-    format!(
-        "{year:04}-{month:02}-{:02}T{:02}:{:02}:{:02}Z",
-        day + 1,
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
+/// A moment as an ISO 8601 UTC timestamp, to the second.
+fn iso8601(moment: jiff::Timestamp) -> String {
+    moment.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
 /// Renders every page of `report` and writes them into `out` (created if missing), replacing the
@@ -336,11 +300,12 @@ mod tests {
 
     #[test]
     fn dates() {
-        assert_eq!(iso8601(0), "1970-01-01T00:00:00Z");
-        assert_eq!(iso8601(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(iso8601(951_868_800), "2000-03-01T00:00:00Z");
-        assert_eq!(iso8601(1_709_208_000), "2024-02-29T12:00:00Z");
-        assert_eq!(iso8601(1_735_689_599), "2024-12-31T23:59:59Z");
-        assert_eq!(iso8601(4_107_542_400), "2100-03-01T00:00:00Z");
+        let at = |seconds| iso8601(jiff::Timestamp::from_second(seconds).unwrap());
+        assert_eq!(at(0), "1970-01-01T00:00:00Z");
+        assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(951_868_800), "2000-03-01T00:00:00Z");
+        assert_eq!(at(1_709_208_000), "2024-02-29T12:00:00Z");
+        assert_eq!(at(1_735_689_599), "2024-12-31T23:59:59Z");
+        assert_eq!(at(4_107_542_400), "2100-03-01T00:00:00Z");
     }
 }

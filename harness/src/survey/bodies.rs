@@ -8,8 +8,8 @@ use super::{
     compared_under, probes, weights, AdapterSurvey, CorpusFile, Disagreements, Job, Options,
     ProbeSettings, ProfileDifferences, Shards, Survey, Tally, FORMAT,
 };
-use robotstxt_suite::engine::Engine;
 use robotstxt_runtime::side_by_side::side_by_side;
+use robotstxt_suite::engine::Engine;
 
 /// Surveys `bodies` against `engines`: everything a survey does but finding its bodies. In a
 /// census (`weighted`) each body comes with the number of hosts that serve it. The result names

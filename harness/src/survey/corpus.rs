@@ -9,7 +9,7 @@
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -44,19 +44,33 @@ pub enum Layout {
     TarXz,
 }
 
+/// Why a corpus could not be read, naming the path.
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    #[error("{}: no such file or folder", .0.display())]
+    Missing(PathBuf),
+    #[error("{}: not a folder, a .tar or a .tar.xz archive", .0.display())]
+    NotACorpus(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Unreadable { path: PathBuf, source: io::Error },
+}
+
+/// A [`CorpusError::Unreadable`] at `path`, for `map_err`.
+fn unreadable(path: &Path) -> impl FnOnce(io::Error) -> CorpusError {
+    let path = path.to_owned();
+    move |source| CorpusError::Unreadable { path, source }
+}
+
 impl Layout {
     /// The layout of `path`: a folder, or an archive by its name (`.tar`, `.tar.xz`, `.txz`).
-    pub fn of(path: &Path) -> Result<Layout, String> {
+    pub fn of(path: &Path) -> Result<Layout, CorpusError> {
         let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase());
         match name.as_deref() {
             _ if path.is_dir() => Ok(Layout::Folder),
             Some(n) if n.ends_with(".tar.xz") || n.ends_with(".txz") => Ok(Layout::TarXz),
             Some(n) if n.ends_with(".tar") => Ok(Layout::Tar),
-            _ if !path.exists() => Err(format!("{}: no such file or folder", path.display())),
-            _ => Err(format!(
-                "{}: not a folder, a .tar or a .tar.xz archive",
-                path.display()
-            )),
+            _ if !path.exists() => Err(CorpusError::Missing(path.to_owned())),
+            _ => Err(CorpusError::NotACorpus(path.to_owned())),
         }
     }
 }
@@ -66,8 +80,7 @@ impl Layout {
 pub fn read_corpus(
     path: &Path,
     visit: &mut dyn FnMut(CorpusFile) -> bool,
-) -> Result<Reading, String> {
-    let at = |e: io::Error| format!("{}: {e}", path.display());
+) -> Result<Reading, CorpusError> {
     let mut count = 0;
     let mut oversized = Vec::new();
     let mut counted = |item: Item| match item {
@@ -84,14 +97,16 @@ pub fn read_corpus(
         Layout::Folder => {
             read_folder(path, "", &mut counted)?;
         }
-        Layout::Tar => {
-            read_tar(BufReader::new(File::open(path).map_err(at)?), &mut counted).map_err(at)?
-        }
-        Layout::TarXz => read_tar(
-            xz2::read::XzDecoder::new(BufReader::new(File::open(path).map_err(at)?)),
+        Layout::Tar => read_tar(
+            BufReader::new(File::open(path).map_err(unreadable(path))?),
             &mut counted,
         )
-        .map_err(at)?,
+        .map_err(unreadable(path))?,
+        Layout::TarXz => read_tar(
+            xz2::read::XzDecoder::new(BufReader::new(File::open(path).map_err(unreadable(path))?)),
+            &mut counted,
+        )
+        .map_err(unreadable(path))?,
     }
     Ok(Reading {
         files: count,
@@ -111,18 +126,17 @@ fn read_folder(
     dir: &Path,
     prefix: &str,
     visit: &mut dyn FnMut(Item) -> bool,
-) -> Result<bool, String> {
-    let at = |p: &Path, e: io::Error| format!("{}: {e}", p.display());
+) -> Result<bool, CorpusError> {
     let mut entries = fs::read_dir(dir)
-        .map_err(|e| at(dir, e))?
+        .map_err(unreadable(dir))?
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| at(dir, e))?;
+        .map_err(unreadable(dir))?;
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
         let path = entry.path();
         let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
         // Symbolic links to folders are not followed, so a link loop cannot trap the walk.
-        let kind = entry.file_type().map_err(|e| at(&path, e))?;
+        let kind = entry.file_type().map_err(unreadable(&path))?;
         if kind.is_dir() {
             if !read_folder(&path, &format!("{name}/"), visit)? {
                 return Ok(false);
@@ -134,7 +148,7 @@ fn read_folder(
                     name,
                     bytes: fs::metadata(&path).map_or(0, |m| m.len()),
                 }),
-                Err(e) => return Err(at(&path, e)),
+                Err(e) => return Err(unreadable(&path)(e)),
             };
             if !visit(item) {
                 return Ok(false);

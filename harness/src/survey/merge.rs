@@ -12,24 +12,59 @@ use super::cause::{self, parse_set_key, set_key, SignatureCount};
 use super::weights::{self, Overflow};
 use super::{AdapterSurvey, Disagreements, Shards, Survey, FORMAT};
 
+/// Why surveys cannot be added up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    #[error("nothing to merge")]
+    Nothing,
+    #[error("format {found:?} is not {FORMAT:?}: survey again with this version")]
+    Format { found: String },
+    #[error("the surveys derived their probes differently")]
+    Probes,
+    #[error("the surveys are of different corpora: {0} and {1}")]
+    Corpora(String, String),
+    #[error("a survey of the whole corpus cannot be merged with anything")]
+    Whole,
+    #[error("shards of {0} and of {1} do not split the corpus the same way")]
+    ShardCounts(usize, usize),
+    #[error("shard {index}/{count} is there twice")]
+    ShardTwice { index: usize, count: usize },
+    #[error("the surveys asked different adapters: {0:?} and {1:?}")]
+    Adapters(Vec<(String, String)>, Vec<(String, String)>),
+    #[error("{adapter} was compared under {first} and under {second}")]
+    ComparedUnder {
+        adapter: String,
+        first: String,
+        second: String,
+    },
+    #[error("{adapter}: bad file set {key:?}")]
+    BadFileSet { adapter: String, key: String },
+    #[error("{adapter}: file set {key:?} out of range")]
+    FileSetOutOfRange { adapter: String, key: String },
+    #[error("a census of WARC files cannot be merged with a survey of a corpus")]
+    CensusWithCorpus,
+    #[error("{0}: counted per host in one survey only")]
+    HostsInOne(String),
+    #[error(transparent)]
+    Overflow(#[from] Overflow),
+}
+
 /// `*a += b`, or an error naming the overflow.
-fn add_to(a: &mut usize, b: usize) -> Result<(), String> {
-    *a = a.checked_add(b).ok_or_else(|| Overflow.to_string())?;
+fn add_to(a: &mut usize, b: usize) -> Result<(), MergeError> {
+    *a = a.checked_add(b).ok_or(Overflow)?;
     Ok(())
 }
 
 /// `*a += b` for 64-bit counts.
-fn add_u64(a: &mut u64, b: u64) -> Result<(), String> {
-    *a = weights::sum(*a, b).map_err(|e| e.to_string())?;
+fn add_u64(a: &mut u64, b: u64) -> Result<(), MergeError> {
+    *a = weights::sum(*a, b)?;
     Ok(())
 }
 
 /// Adds `surveys` (shards of one corpus, surveyed with the same adapters and probe settings) up.
-pub fn merge(surveys: Vec<Survey>) -> Result<Survey, String> {
+pub fn merge(surveys: Vec<Survey>) -> Result<Survey, MergeError> {
     let mut surveys = surveys.into_iter();
-    let mut merged = surveys
-        .next()
-        .ok_or_else(|| "nothing to merge".to_owned())?;
+    let mut merged = surveys.next().ok_or(MergeError::Nothing)?;
     check_format(&merged)?;
     for survey in surveys {
         check_format(&survey)?;
@@ -46,26 +81,22 @@ pub fn merge(surveys: Vec<Survey>) -> Result<Survey, String> {
     Ok(merged)
 }
 
-fn check_format(survey: &Survey) -> Result<(), String> {
+fn check_format(survey: &Survey) -> Result<(), MergeError> {
     if survey.format == FORMAT {
         Ok(())
     } else {
-        Err(format!(
-            "format {:?} is not {FORMAT:?}: survey again with this version",
-            survey.format
-        ))
+        Err(MergeError::Format {
+            found: survey.format.clone(),
+        })
     }
 }
 
-fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
+fn add(into: &mut Survey, other: Survey) -> Result<(), MergeError> {
     if into.probes != other.probes {
-        return Err("the surveys derived their probes differently".to_owned());
+        return Err(MergeError::Probes);
     }
     if into.corpus != other.corpus {
-        return Err(format!(
-            "the surveys are of different corpora: {} and {}",
-            into.corpus, other.corpus
-        ));
+        return Err(MergeError::Corpora(into.corpus.clone(), other.corpus));
     }
     into.shards = Some(add_shards(into.shards.take(), other.shards.clone())?);
     let names = |s: &Survey| -> Vec<(String, String)> {
@@ -75,11 +106,7 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
             .collect()
     };
     if names(into) != names(&other) {
-        return Err(format!(
-            "the surveys asked different adapters: {:?} and {:?}",
-            names(into),
-            names(&other)
-        ));
+        return Err(MergeError::Adapters(names(into), names(&other)));
     }
     add_to(&mut into.files, other.files)?;
     add_u64(&mut into.bytes, other.bytes)?;
@@ -93,14 +120,10 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
     into.census = match (into.census.take(), other.census) {
         (None, None) => None,
         (Some(mut a), Some(b)) => {
-            a.add(b).map_err(|e| e.to_string())?;
+            a.add(b)?;
             Some(a)
         }
-        _ => {
-            return Err(
-                "a census of WARC files cannot be merged with a survey of a corpus".to_owned(),
-            )
-        }
+        _ => return Err(MergeError::CensusWithCorpus),
     };
     for (a, b) in into.adapters.iter_mut().zip(other.adapters) {
         add_adapter(a, b)?;
@@ -108,19 +131,19 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), String> {
     Ok(())
 }
 
-fn add_shards(a: Option<Shards>, b: Option<Shards>) -> Result<Shards, String> {
+fn add_shards(a: Option<Shards>, b: Option<Shards>) -> Result<Shards, MergeError> {
     let (Some(mut a), Some(b)) = (a, b) else {
-        return Err("a survey of the whole corpus cannot be merged with anything".to_owned());
+        return Err(MergeError::Whole);
     };
     if a.count != b.count {
-        return Err(format!(
-            "shards of {} and of {} do not split the corpus the same way",
-            a.count, b.count
-        ));
+        return Err(MergeError::ShardCounts(a.count, b.count));
     }
     for k in b.included {
         if a.included.contains(&k) {
-            return Err(format!("shard {k}/{} is there twice", a.count));
+            return Err(MergeError::ShardTwice {
+                index: k,
+                count: a.count,
+            });
         }
         a.included.push(k);
     }
@@ -128,17 +151,18 @@ fn add_shards(a: Option<Shards>, b: Option<Shards>) -> Result<Shards, String> {
     Ok(a)
 }
 
-fn add_counts(a: &mut Disagreements, b: &Disagreements) -> Result<(), String> {
+fn add_counts(a: &mut Disagreements, b: &Disagreements) -> Result<(), MergeError> {
     add_to(&mut a.files, b.files)?;
     add_to(&mut a.checks, b.checks)
 }
 
-fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
+fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), MergeError> {
     if a.compared_under != b.compared_under {
-        return Err(format!(
-            "{} was compared under {} and under {}",
-            a.adapter, a.compared_under, b.compared_under
-        ));
+        return Err(MergeError::ComparedUnder {
+            adapter: a.adapter.clone(),
+            first: a.compared_under.clone(),
+            second: b.compared_under,
+        });
     }
     add_to(&mut a.files, b.files)?;
     add_to(&mut a.checks, b.checks)?;
@@ -158,15 +182,10 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
     a.hosts = match (a.hosts.take(), b.hosts) {
         (None, None) => None,
         (Some(mut x), Some(y)) => {
-            x.add(&y).map_err(|e| e.to_string())?;
+            x.add(&y)?;
             Some(x)
         }
-        _ => {
-            return Err(format!(
-                "{}: counted per host in one survey only",
-                a.adapter
-            ))
-        }
+        _ => return Err(MergeError::HostsInOne(a.adapter.clone())),
     };
     a.served.extend(b.served);
     weights::keep_most_served(&mut a.served);
@@ -184,7 +203,7 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
                 add_to(&mut m.files, s.files)?;
                 add_to(&mut m.checks, s.checks)?;
                 m.hosts = match (m.hosts, s.hosts) {
-                    (Some(x), Some(y)) => Some(weights::sum(x, y).map_err(|e| e.to_string())?),
+                    (Some(x), Some(y)) => Some(weights::sum(x, y)?),
                     (x, y) => x.or(y),
                 };
                 if s.example.file < m.example.file {
@@ -198,16 +217,21 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), String> {
         .enumerate()
         .map(|(i, k)| (k.as_str(), i))
         .collect();
-    let renumber = |signatures: &[String], key: &str| -> Result<String, String> {
-        let set =
-            parse_set_key(key).ok_or_else(|| format!("{}: bad file set {key:?}", a.adapter))?;
+    let renumber = |signatures: &[String], key: &str| -> Result<String, MergeError> {
+        let set = parse_set_key(key).ok_or_else(|| MergeError::BadFileSet {
+            adapter: a.adapter.clone(),
+            key: key.to_owned(),
+        })?;
         let mut renumbered = set
             .iter()
             .map(|&i| {
                 signatures
                     .get(i)
                     .and_then(|name| position.get(name.as_str()).copied())
-                    .ok_or_else(|| format!("{}: file set {key:?} out of range", a.adapter))
+                    .ok_or_else(|| MergeError::FileSetOutOfRange {
+                        adapter: a.adapter.clone(),
+                        key: key.to_owned(),
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         renumbered.sort_unstable();

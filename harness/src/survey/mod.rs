@@ -12,8 +12,8 @@
 //! `--shard K/N` keeps the files whose content hash is `K-1` modulo `N`; [`merge`] adds shard
 //! results up into what one run over the whole corpus gives (every count and signature exactly;
 //! when an adapter has more than [`cause::REDUCTIONS`] signatures, which examples were reduced, and
-//! so how signatures group into causes, follows each shard's most common signatures); [`write`]
-//! writes `survey.json` and `survey.md`.
+//! so how signatures group into causes, follows each shard's most common signatures);
+//! [`write`](mod@write) writes `survey.json` and `survey.md`.
 //!
 //! A census ([`census`]) surveys WARC files instead: the bodies of the hosts' last captures, each
 //! distinct body once, weighted by the hosts that serve it ([`weights`]).
@@ -48,7 +48,7 @@ use robotstxt_suite::engine::{
 };
 
 use self::cause::{Example, FileMarks};
-use self::corpus::{read_corpus, CorpusFile};
+use self::corpus::{read_corpus, CorpusError, CorpusFile};
 use self::probes::Probe;
 
 /// The `format` field of `survey.json`.
@@ -62,10 +62,15 @@ pub struct Shard {
     pub count: usize,
 }
 
+/// A `--shard` value that is not `K/N` with `1 <= K <= N`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--shard {0:?}: expected K/N with 1 <= K <= N, for example 2/8")]
+pub struct BadShard(pub String);
+
 impl Shard {
     /// Parses `K/N` with `1 <= K <= N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard {text:?}: expected K/N with 1 <= K <= N, for example 2/8");
+    pub fn parse(text: &str) -> Result<Shard, BadShard> {
+        let bad = || BadShard(text.to_owned());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let index: usize = k.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -515,7 +520,7 @@ pub fn survey(
     engines: &mut [Box<dyn Engine>],
     options: &Options,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Survey, String> {
+) -> Result<Survey, CorpusError> {
     corpus::Layout::of(corpus)?;
     let shard = options.shard;
     let (sender, files) = sync_channel::<CorpusFile>(64);
@@ -531,9 +536,10 @@ pub fn survey(
     });
     let bodies = files.into_iter().map(|file| (file, None));
     let mut survey = bodies::survey_bodies(bodies, engines, options, false, progress);
+    // A panic while reading is a bug: it goes on as one, with its own message.
     let reading = reader
         .join()
-        .map_err(|_| "the corpus reader panicked".to_owned())??;
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     survey.corpus = corpus.file_name().map_or_else(
         || corpus.display().to_string(),
         |n| n.to_string_lossy().into_owned(),

@@ -116,30 +116,11 @@ pub fn host_of(target: &str) -> Option<String> {
 }
 
 /// A W3C-ISO8601 date-time as WARC-Date writes it (`2024-03-01T12:34:56Z`, with up to nine
-/// digits of fraction in WARC 1.1) as `YYYY-MM-DDThh:mm:ss.nnnnnnnnnZ`.
+/// digits of fraction in WARC 1.1) as `YYYY-MM-DDThh:mm:ss.nnnnnnnnnZ`, in UTC: text that sorts
+/// as the instants do, so a host's last capture is the greatest.
 pub fn normalise_date(date: &str) -> Option<String> {
-    let b = date.as_bytes();
-    let digits = |range: std::ops::Range<usize>| {
-        b.get(range.clone())
-            .filter(|d| d.iter().all(u8::is_ascii_digit))
-            .map(|_| &date[range])
-    };
-    let shape = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')];
-    if b.len() < 20 || !shape.iter().all(|&(i, c)| b[i] == c) {
-        return None;
-    }
-    let (year, month, day) = (digits(0..4)?, digits(5..7)?, digits(8..10)?);
-    let (hour, minute, second) = (digits(11..13)?, digits(14..16)?, digits(17..19)?);
-    let rest = &date[19..];
-    let fraction = match rest.strip_suffix('Z')? {
-        "" => "",
-        f => f
-            .strip_prefix('.')
-            .filter(|f| (1..=9).contains(&f.len()) && f.bytes().all(|d| d.is_ascii_digit()))?,
-    };
-    Some(format!(
-        "{year}-{month}-{day}T{hour}:{minute}:{second}.{fraction:0<9}Z"
-    ))
+    let instant: jiff::Timestamp = date.parse().ok()?;
+    Some(instant.strftime("%Y-%m-%dT%H:%M:%S.%9fZ").to_string())
 }
 
 #[cfg(test)]

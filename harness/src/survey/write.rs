@@ -1,9 +1,9 @@
 //! `survey.json` and `survey.md`: writing them (atomically) and reading `survey.json` back.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::atomic::write_atomic;
+use crate::atomic::{remove_stale_temporaries, write_atomic, WriteError};
 use crate::limits::MAX_SURVEY_FILE;
 use crate::output::markup::md_code;
 
@@ -14,19 +14,47 @@ use super::{AdapterSurvey, Survey};
 pub const TOP_CAUSES: usize = 10;
 
 /// Writes `survey.json` and `survey.md` into `dir` (created if missing), each atomically.
-pub fn write(survey: &Survey, dir: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    crate::swap::remove_stale_temporaries(dir);
-    let mut json = serde_json::to_string_pretty(survey).map_err(|e| e.to_string())?;
+pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
+    std::fs::create_dir_all(dir).map_err(|source| WriteError {
+        path: dir.to_owned(),
+        source,
+    })?;
+    remove_stale_temporaries(dir);
+    let json_file = dir.join("survey.json");
+    let mut json = serde_json::to_string_pretty(survey).map_err(|e| WriteError {
+        path: json_file.clone(),
+        source: e.into(),
+    })?;
     json.push('\n');
-    write_atomic(&dir.join("survey.json"), json.as_bytes()).map_err(|e| e.to_string())?;
-    write_atomic(&dir.join("survey.md"), markdown(survey).as_bytes()).map_err(|e| e.to_string())
+    write_atomic(&json_file, json.as_bytes())?;
+    write_atomic(&dir.join("survey.md"), markdown(survey).as_bytes())
+}
+
+/// A `survey.json` that could not be read back.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{}: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: not a survey.json: {source}", path.display())]
+    NotASurvey {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
 }
 
 /// Reads a `survey.json`.
-pub fn read(path: &Path) -> Result<Survey, String> {
-    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_slice(&text).map_err(|e| format!("{}: not a survey.json: {e}", path.display()))
+pub fn read(path: &Path) -> Result<Survey, ReadError> {
+    let text = std::fs::read(path).map_err(|source| ReadError::Unreadable {
+        path: path.to_owned(),
+        source,
+    })?;
+    serde_json::from_slice(&text).map_err(|source| ReadError::NotASurvey {
+        path: path.to_owned(),
+        source,
+    })
 }
 
 /// The human report.

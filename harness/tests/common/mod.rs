@@ -84,17 +84,34 @@ pub struct Output {
 }
 
 pub fn run_binary(dir: &Path, args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_robotstxt-test"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
+    output_of(&mut binary(dir, args))
+}
+
+/// The binary with `args`, to run in `dir`, without colours.
+pub fn binary(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_robotstxt-test"));
+    command.args(args).current_dir(dir).env("NO_COLOR", "1");
+    command
+}
+
+/// Runs `command` to its end and keeps its exit code and what it said.
+pub fn output_of(command: &mut Command) -> Output {
+    let output = command.output().expect("the command runs");
     Output {
         code: output.status.code().expect("exited normally"),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+/// The names in a folder, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
 }
 
 /// Text that would run script if any page put it into markup unescaped.

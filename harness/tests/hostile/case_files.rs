@@ -177,9 +177,13 @@ fn special_and_oversized_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let cases = dir.path().join("cases");
     fs::create_dir(&cases).unwrap();
-    let fifo = std::ffi::CString::new(cases.join("fifo.yaml").to_str().unwrap()).unwrap();
-    // SAFETY: a valid path; mkfifo only creates the node.
-    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    let fifo = cases.join("fifo.yaml");
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+    )
+    .unwrap();
     std::os::unix::fs::symlink("/dev/zero", cases.join("zero.yaml")).unwrap();
     write(&cases, "big.yaml", vec![b'#'; 5 << 20]);
     let (code, stderr) = refuse(dir.path(), "cases");

@@ -3,10 +3,12 @@
 
 use std::fs;
 
+use rustix::process::Signal;
+
 use crate::support::{assert_nothing_left, drive, drive_with, names_in, scratch, Interrupt};
 
 /// Interrupts `SUBCOMMAND` against the slow adapter once the adapter has started.
-fn interrupted(subcommand: &str, extra: &[&str], signal: i32) -> tempfile::TempDir {
+fn interrupted(subcommand: &str, extra: &[&str], signal: Signal) -> tempfile::TempDir {
     let (dir, cmd) = scratch(200, "x", "slow");
     if subcommand == "report" {
         fs::create_dir(dir.path().join("reports")).unwrap();
@@ -24,12 +26,12 @@ fn interrupted(subcommand: &str, extra: &[&str], signal: i32) -> tempfile::TempD
 
 #[test]
 fn sigint_stops_every_adapter_and_exits_130() {
-    interrupted("run", &[], libc::SIGINT);
+    interrupted("run", &[], Signal::INT);
 }
 
 #[test]
 fn sigterm_during_report_leaves_the_old_reports_whole_and_no_temporaries() {
-    let dir = interrupted("report", &["--out", "reports"], libc::SIGTERM);
+    let dir = interrupted("report", &["--out", "reports"], Signal::TERM);
     let out = dir.path().join("reports");
     assert_eq!(names_in(&out), ["README.md"]);
     assert_eq!(fs::read_to_string(out.join("README.md")).unwrap(), "old");

@@ -1,13 +1,18 @@
-//! Running the binary with its peak memory measured (`wait4`'s `ru_maxrss`, which covers the
+//! Running the binary with its peak memory measured (`wait4`'s resource usage, which covers the
 //! adapters it waited for too), a deadline, and an address-space limit as a safety net; and
 //! checking that processes are gone.
 
 use std::io::Read;
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
+
+use rustix::process::{kill_process, kill_process_group, prlimit, Pid, Resource, Rlimit, Signal};
+use wait4::Wait4;
 
 /// No run may take longer than this; a hang fails the test instead of blocking the suite.
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -32,7 +37,7 @@ pub struct Ran {
 /// group, as a terminal does on Ctrl-C.
 pub struct Interrupt {
     pub ready: PathBuf,
-    pub signal: i32,
+    pub signal: Signal,
 }
 
 pub fn run(dir: &Path, args: &[&str]) -> Ran {
@@ -49,56 +54,35 @@ pub fn run_with(dir: &Path, args: &[&str], interrupt: Option<Interrupt>) -> Ran 
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
-    unsafe {
-        command.pre_exec(|| {
-            let limit = libc::rlimit {
-                rlim_cur: ADDRESS_SPACE,
-                rlim_max: ADDRESS_SPACE,
-            };
-            libc::setrlimit(libc::RLIMIT_AS, &limit);
-            Ok(())
-        });
-    }
     let started = Instant::now();
     // Reaped below with wait4, which also gives its peak memory.
     #[allow(clippy::zombie_processes)]
     let mut child = command.spawn().expect("the binary starts");
-    let pid = child.id() as i32;
+    let pid = Pid::from_child(&child);
+    // Set from outside an instant after the start: the binary has reserved a few MiB by then.
+    let limit = Rlimit {
+        current: Some(ADDRESS_SPACE),
+        maximum: Some(ADDRESS_SPACE),
+    };
+    prlimit(Some(pid), Resource::As, limit).expect("the address-space limit is set");
     let out = child.stdout.take().unwrap();
     let err = child.stderr.take().unwrap();
     let out = thread::spawn(move || keep(out));
     let err = thread::spawn(move || keep(err));
-    let mut interrupt = interrupt;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: wait4 on our own child, with valid out-pointers.
-        let done = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if done == pid {
-            break;
-        }
-        if let Some(i) = &interrupt {
-            if std::fs::read_to_string(&i.ready).is_ok_and(|s| s.lines().count() > 0) {
-                thread::sleep(Duration::from_millis(400));
-                // SAFETY: signals the binary's own process group.
-                unsafe { libc::kill(-pid, i.signal) };
-                interrupt = None;
-            }
-        }
-        if started.elapsed() > DEADLINE {
-            // SAFETY: as above.
-            unsafe { libc::kill(-pid, libc::SIGKILL) };
-            panic!("{args:?} ran past {DEADLINE:?}");
-        }
-        thread::sleep(Duration::from_millis(10));
+    let finished = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let finished = Arc::clone(&finished);
+        thread::spawn(move || watch(pid, started, interrupt, &finished))
+    };
+    let used = child.wait4().expect("the binary is waited for");
+    finished.store(true, Ordering::SeqCst);
+    if watcher.join().unwrap() {
+        panic!("{args:?} ran past {DEADLINE:?}");
     }
     let elapsed = started.elapsed();
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        128 + libc::WTERMSIG(status)
+    let code = match (used.status.code(), used.status.signal()) {
+        (Some(code), _) => code,
+        (None, signal) => 128 + signal.unwrap_or(0),
     };
     let (stdout, stdout_bytes) = out.join().unwrap();
     let (stderr, _) = err.join().unwrap();
@@ -107,11 +91,34 @@ pub fn run_with(dir: &Path, args: &[&str], interrupt: Option<Interrupt>) -> Ran 
         stdout,
         stdout_bytes,
         stderr,
-        peak_mib: usage.ru_maxrss as f64 / 1024.0,
+        peak_mib: used.rusage.maxrss as f64 / (1024.0 * 1024.0),
         elapsed,
     };
     record(dir, args, &ran);
     ran
+}
+
+/// While the binary runs: sends the interrupt once its adapter is ready, and kills the process
+/// group past the deadline. Returns whether it had to.
+fn watch(pid: Pid, started: Instant, interrupt: Option<Interrupt>, finished: &AtomicBool) -> bool {
+    let mut interrupt = interrupt;
+    while !finished.load(Ordering::SeqCst) {
+        if let Some(i) = &interrupt {
+            if std::fs::read_to_string(&i.ready).is_ok_and(|s| s.lines().count() > 0) {
+                thread::sleep(Duration::from_millis(400));
+                if !finished.load(Ordering::SeqCst) {
+                    let _ = kill_process_group(pid, i.signal);
+                }
+                interrupt = None;
+            }
+        }
+        if started.elapsed() > DEADLINE {
+            let _ = kill_process_group(pid, Signal::KILL);
+            return true;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    false
 }
 
 /// With `HOSTILE_SWEEP_LOG=FILE`, appends one line per run (the arguments, exit code, time, peak
@@ -206,9 +213,9 @@ pub fn assert_nothing_left(state: &Path) {
             return;
         }
         if Instant::now() > deadline {
-            for &pid in &left {
-                // SAFETY: cleaning up after a failed test; these are the test's own processes.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+            // Cleaning up after a failed test; these are the test's own processes.
+            for pid in left.iter().copied().filter_map(Pid::from_raw) {
+                let _ = kill_process(pid, Signal::KILL);
             }
             panic!("processes left running: {left:?}");
         }

@@ -6,8 +6,8 @@
 //! reference's verdict depends on. A disagreement with a parser on such a query is not scored.
 //!
 //! How: each point present in the body (or the query) comes with the readings a parser could
-//! reasonably give it besides the reference's choice, written as edits of the body
-//! ([`layout`]). The verdict is recomputed under every alternative reading, alone and, while the
+//! reasonably give it besides the reference's choice, written as edits of the body (the `layout`
+//! module). The verdict is recomputed under every alternative reading, alone and, while the
 //! number of combinations stays small, in combination; a point whose readings change the verdict
 //! is reported. Points for which no rewrite expresses the other readings are reported whenever
 //! they are present and could reach the query (for example two `*` records while no record names

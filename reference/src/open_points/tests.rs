@@ -1,3 +1,6 @@
+//! Which open points the finder reports, query by query, under each profile, and that a point
+//! is reported only where one of its readings changes the verdict.
+
 use super::*;
 
 fn open(profile: Profile, body: &str, agent: &str, path: &str) -> Vec<&'static str> {

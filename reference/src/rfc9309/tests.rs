@@ -1,3 +1,6 @@
+//! The `rfc9309` profile against RFC 9309, section by section: its examples, grouping, longest
+//! match, wildcards, percent-encoding, and that any bytes parse.
+
 use super::*;
 
 fn decide(body: &str, agent: &str, path: &str) -> Decision {

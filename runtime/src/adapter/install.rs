@@ -12,12 +12,13 @@
 //! steps again over what is there, removing nothing else.
 
 use std::collections::BTreeMap;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Mutex;
 
 use super::manifest::{Adapter, SetupStep};
-use crate::cache::InstallLock;
+use crate::cache::{InstallLock, LockError};
 
 /// Present in an adapter's cache folder while its steps run.
 const INSTALLING: &str = ".installing";
@@ -84,12 +85,43 @@ fn probe_passes(probe: &[String]) -> bool {
     passes
 }
 
+/// Why an adapter could not be installed.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// A system program or package is missing; the reason says what to install.
+    #[error("{0}")]
+    Unavailable(String),
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    #[error("cannot start {command}: {source}")]
+    Start { command: String, source: io::Error },
+    /// A setup step's command failed; `tail` is the end of what it printed.
+    #[error("{command} failed ({status}):\n{tail}")]
+    Failed {
+        command: String,
+        status: ExitStatus,
+        tail: String,
+    },
+}
+
+/// An [`InstallError::Io`] at `path`, for `map_err`.
+fn io_at(path: &Path) -> impl FnOnce(io::Error) -> InstallError {
+    let path = path.to_owned();
+    move |source| InstallError::Io { path, source }
+}
+
 /// Runs every setup step not yet done (all of them with `force`), reporting each by `log`, under
 /// the adapter's install lock. Another process installing the same adapter is waited for, with a
 /// line on stderr.
-pub fn install(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Result<(), String> {
+pub fn install(
+    adapter: &Adapter,
+    force: bool,
+    log: &mut dyn FnMut(&str),
+) -> Result<(), InstallError> {
     if let Availability::Unavailable(reason) = availability(adapter) {
-        return Err(reason);
+        return Err(InstallError::Unavailable(reason));
     }
     if adapter.in_process || adapter.manifest.setup.is_empty() {
         return Ok(());
@@ -97,8 +129,7 @@ pub fn install(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Res
     let _lock = InstallLock::acquire(&adapter.install_lock(), &mut |line| {
         eprintln!("{}: {line}", adapter.name());
     })?;
-    let cache_error = |e: std::io::Error| format!("{}: {e}", adapter.cache.display());
-    std::fs::create_dir_all(&adapter.cache).map_err(cache_error)?;
+    std::fs::create_dir_all(&adapter.cache).map_err(io_at(&adapter.cache))?;
     let installing = adapter.cache.join(INSTALLING);
     if installing.exists() {
         // On stderr rather than through `log`, which a progress bar may not show.
@@ -108,9 +139,9 @@ pub fn install(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Res
             adapter.cache.display()
         );
     }
-    std::fs::write(&installing, b"").map_err(cache_error)?;
+    std::fs::write(&installing, b"").map_err(io_at(&adapter.cache))?;
     run_steps(adapter, force, log)?;
-    std::fs::remove_file(&installing).map_err(cache_error)
+    std::fs::remove_file(&installing).map_err(io_at(&adapter.cache))
 }
 
 /// Whether an install into `adapter`'s cache was cut short and not run again since.
@@ -118,7 +149,11 @@ pub fn interrupted(adapter: &Adapter) -> bool {
     adapter.cache.join(INSTALLING).exists()
 }
 
-fn run_steps(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Result<(), String> {
+fn run_steps(
+    adapter: &Adapter,
+    force: bool,
+    log: &mut dyn FnMut(&str),
+) -> Result<(), InstallError> {
     for step in &adapter.manifest.setup {
         if !force && step_done(adapter, step) {
             continue;
@@ -175,8 +210,7 @@ fn run_steps(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Resul
                 // A fresh lib/ and classes/, so a changed pin leaves no old jar on the classpath.
                 for dir in [&lib, &maven.join("classes")] {
                     if dir.exists() {
-                        std::fs::remove_dir_all(dir)
-                            .map_err(|e| format!("{}: {e}", dir.display()))?;
+                        std::fs::remove_dir_all(dir).map_err(io_at(dir))?;
                     }
                 }
                 run(Command::new("mvn")
@@ -198,8 +232,8 @@ fn run_steps(adapter: &Adapter, force: bool, log: &mut dyn FnMut(&str)) -> Resul
         }
         if let Some((marker, content)) = marker(adapter, step) {
             let folder = marker.parent().unwrap_or(&adapter.cache);
-            std::fs::create_dir_all(folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-            std::fs::write(&marker, content).map_err(|e| format!("{}: {e}", marker.display()))?;
+            std::fs::create_dir_all(folder).map_err(io_at(folder))?;
+            std::fs::write(&marker, content).map_err(io_at(&marker))?;
         }
     }
     Ok(())
@@ -277,12 +311,15 @@ fn sources(dir: &Path, wanted: impl Fn(&str) -> bool) -> String {
 }
 
 /// Runs a command to completion; on failure, the error holds the tail of what it printed.
-fn run(command: &mut Command) -> Result<(), String> {
+fn run(command: &mut Command) -> Result<(), InstallError> {
     let shown = format!("{command:?}");
     let output = command
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("cannot start {shown}: {e}"))?;
+        .map_err(|source| InstallError::Start {
+            command: shown.clone(),
+            source,
+        })?;
     if output.status.success() {
         return Ok(());
     }
@@ -290,19 +327,15 @@ fn run(command: &mut Command) -> Result<(), String> {
     text.push_str(&String::from_utf8_lossy(&output.stderr));
     let tail: Vec<&str> = text.lines().rev().take(15).collect();
     let tail: Vec<&str> = tail.into_iter().rev().collect();
-    Err(format!(
-        "{shown} failed ({}):\n{}",
-        output.status,
-        tail.join("\n")
-    ))
+    Err(InstallError::Failed {
+        command: shown,
+        status: output.status,
+        tail: tail.join("\n"),
+    })
 }
 
-/// The program's path, looked up on `PATH` the way a shell would.
+/// The program's path, looked up on `PATH` the way a shell would (a name with a `/` is taken as
+/// a path); only an executable file counts.
 pub fn find_program(program: &str) -> Option<PathBuf> {
-    if program.contains('/') {
-        return Path::new(program).is_file().then(|| PathBuf::from(program));
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(program))
-        .find(|path| path.is_file())
+    which::which(program).ok()
 }

@@ -10,11 +10,12 @@ pub mod install;
 pub mod manifest;
 pub mod process;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
+use robotstxt_suite::located::LocatedError;
 
-pub use install::{availability, Availability};
+pub use install::{availability, Availability, InstallError};
 pub use manifest::{discover, Adapter, Manifest};
 pub use process::{AdapterProcess, Direction, Limits, Transcript};
 
@@ -37,7 +38,7 @@ pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box
         Box::new(Unavailable::new(handshake_of(&adapter.manifest), reason))
     };
     if let Err(reason) = prepare(adapter, log) {
-        return unavailable(reason);
+        return unavailable(reason.to_string());
     }
     match AdapterProcess::start(adapter.argv(), limits) {
         Ok(process) => match disagreement(&adapter.manifest, process.handshake()) {
@@ -48,13 +49,22 @@ pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box
     }
 }
 
+/// Why an adapter cannot be made ready to start.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// A system program or package is missing; the reason says what to install.
+    #[error("{0}")]
+    Unavailable(String),
+    #[error("install failed: {0}")]
+    Install(#[from] InstallError),
+}
+
 /// Makes an adapter ready to start: installs its setup steps when they are missing. The error
 /// says why it cannot run.
-pub fn prepare(adapter: &Adapter, log: &mut dyn FnMut(&str)) -> Result<(), String> {
+pub fn prepare(adapter: &Adapter, log: &mut dyn FnMut(&str)) -> Result<(), PrepareError> {
     match availability(adapter) {
-        Availability::Unavailable(reason) => Err(reason),
-        Availability::NeedsSetup => install::install(adapter, false, log)
-            .map_err(|reason| format!("install failed: {reason}")),
+        Availability::Unavailable(reason) => Err(PrepareError::Unavailable(reason)),
+        Availability::NeedsSetup => Ok(install::install(adapter, false, log)?),
         Availability::Ready => Ok(()),
     }
 }
@@ -169,41 +179,46 @@ pub fn handshake_of(manifest: &Manifest) -> Handshake {
     }
 }
 
+/// Why an adapter named on the command line could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("no adapter `{name}` in {} (known: {known})", dir.display())]
+    Unknown {
+        name: String,
+        dir: PathBuf,
+        /// The names of the adapters that are there, joined by `, `.
+        known: String,
+    },
+    #[error(transparent)]
+    Manifest(#[from] LocatedError),
+}
+
 /// Loads an adapter by name: the folder `adapters_dir/name`, or `name@version` for one of the
 /// other versions its manifest lists.
-pub fn load(adapters_dir: &Path, name: &str, workspace: &Path) -> Result<Adapter, String> {
+pub fn load(adapters_dir: &Path, name: &str, workspace: &Path) -> Result<Adapter, LoadError> {
     load_at(adapters_dir, name, &Places::checkout(workspace))
 }
 
 /// As [`load`], installing and building in `places`. `name@version` names one of a folder's
 /// versions.
-pub fn load_at(adapters_dir: &Path, name: &str, places: &Places) -> Result<Adapter, String> {
+pub fn load_at(adapters_dir: &Path, name: &str, places: &Places) -> Result<Adapter, LoadError> {
     let folder = name.split_once('@').map_or(name, |(folder, _)| folder);
     let dir = adapters_dir.join(folder);
-    let known = || -> String {
-        manifest::discover_at(adapters_dir, places)
+    let unknown = || LoadError::Unknown {
+        name: name.to_owned(),
+        dir: adapters_dir.to_owned(),
+        known: manifest::discover_at(adapters_dir, places)
             .map(|all| all.into_iter().map(|a| a.manifest.name).collect::<Vec<_>>())
             .unwrap_or_default()
-            .join(", ")
+            .join(", "),
     };
     if !dir.join("adapter.yaml").is_file() {
-        return Err(format!(
-            "no adapter `{name}` in {} (known: {})",
-            adapters_dir.display(),
-            known()
-        ));
+        return Err(unknown());
     }
-    Adapter::load_versions(&dir, places)
-        .map_err(|e| e.to_string())?
+    Adapter::load_versions(&dir, places)?
         .into_iter()
         .find(|a| a.name() == name)
-        .ok_or_else(|| {
-            format!(
-                "no adapter `{name}` in {} (known: {})",
-                adapters_dir.display(),
-                known()
-            )
-        })
+        .ok_or_else(unknown)
 }
 
 /// An engine that could not be started: every batch is answered as unavailable.

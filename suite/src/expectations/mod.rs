@@ -56,16 +56,19 @@ impl fmt::Display for CheckId {
     }
 }
 
-impl std::str::FromStr for CheckId {
-    type Err = String;
+/// A text that is not a check id.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a check id: a case id, `#`, and the check's index from 0 \
+     (e.g. `line-endings/cr-only#0`)"
+)]
+pub struct NotACheckId(pub String);
 
-    fn from_str(text: &str) -> Result<CheckId, String> {
-        let bad = || {
-            format!(
-                "`{text}` is not a check id: a case id, `#`, and the check's index from 0 \
-                 (e.g. `line-endings/cr-only#0`)"
-            )
-        };
+impl std::str::FromStr for CheckId {
+    type Err = NotACheckId;
+
+    fn from_str(text: &str) -> Result<CheckId, NotACheckId> {
+        let bad = || NotACheckId(text.to_owned());
         let (case, index) = text.rsplit_once('#').ok_or_else(bad)?;
         let well_formed = !case.is_empty()
             && !case.chars().any(|c| c.is_whitespace() || c == '#')
@@ -424,7 +427,11 @@ string_field!(
     |s| s.clone()
 );
 
-string_field!(CheckIdField(CheckId), |s| s.parse(), |id| id.to_string());
+string_field!(
+    CheckIdField(CheckId),
+    |s| s.parse().map_err(|e: NotACheckId| e.to_string()),
+    |id| id.to_string()
+);
 
 string_field!(
     ListedField(Listed),
