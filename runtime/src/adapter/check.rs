@@ -38,6 +38,8 @@ pub mod section {
 
 /// How long to watch stdout after an answer for lines nobody asked for.
 const QUIET: Duration = Duration::from_millis(40);
+/// How many lines after a restarted process's handshake are passed over, at most.
+const STRAY_LINES: usize = 16;
 /// Longest quote of an adapter's line in a finding.
 const QUOTE: usize = 300;
 
@@ -369,7 +371,9 @@ impl Checker<'_> {
         }
     }
 
-    /// After a fault: a new process, with its handshake, for the checks still to come.
+    /// After a fault: a new process, with its handshake, for the checks still to come. Lines it
+    /// prints after its handshake were flagged the first time (`quiet`): they are passed over
+    /// here, or each later check would read one in place of its answer.
     fn restart(&mut self) {
         if let Some(live) = self.live.take() {
             live.kill();
@@ -378,7 +382,14 @@ impl Checker<'_> {
             return;
         };
         match live.ask(&codec::hello(), self.limits.start_timeout) {
-            Ok(_) => self.live = Some(live),
+            Ok(_) => {
+                for _ in 0..STRAY_LINES {
+                    if !matches!(live.next_line(QUIET), Some(ReadEvent::Line(_))) {
+                        break;
+                    }
+                }
+                self.live = Some(live);
+            }
             Err(_) => live.kill(),
         }
     }
