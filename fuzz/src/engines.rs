@@ -3,9 +3,10 @@
 //! version is pinned in its adapter's Cargo.toml and adapter.yaml alone.
 //!
 //! A panic inside a parser is caught as the adapter kit catches it (`check_guarded`) and answered
-//! as the parser refusing the input: it is a finding about that crate, not a crash of the target. libFuzzer's panic
-//! hook aborts the process before unwinding, so while a parser runs a wrapping hook lets the
-//! panic unwind to the adapter's guard instead.
+//! as the parser refusing the input: it is a finding about that crate, not a crash of the target.
+//! libFuzzer's panic hook aborts the process before unwinding, so while a parser runs a wrapping
+//! hook lets the panic unwind to the kit's guard instead. Each query goes to the parser as its
+//! adapter passes it (the product token to both crates, the full URL).
 
 use std::cell::Cell;
 use std::panic;
