@@ -1,7 +1,7 @@
 //! Every message of protocol v1 (`adapters/PROTOCOL.md`) as a Rust type: what the harness sends
 //! ([`Request`]: hello, check, stop) and what an adapter answers ([`Handshake`],
 //! [`UnsupportedProtocol`], [`CheckReply`]: results or a refusal). The harness encodes and
-//! decodes through these types, the adapter kit ([`crate::serve`]) speaks them, and
+//! decodes through these types, the adapter kit ([`mod@crate::serve`]) speaks them, and
 //! `adapters/protocol.schema.json` is generated from them (the `schema` feature).
 //!
 //! Decoding is as lenient as the harness has always been with a run: a field the protocol does
@@ -94,7 +94,7 @@ pub struct Query<'a> {
         schemars(regex(pattern = r"^/[^\u0000-\u0020\u007f]*$"))
     )]
     pub path: Cow<'a, str>,
-    /// `path` on http://example.com.
+    /// `path` on `http://example.com`.
     #[serde(borrow)]
     #[cfg_attr(
         feature = "schema",

@@ -1,8 +1,8 @@
 //! Adapters: real parsers behind the JSON-lines protocol of `adapters/PROTOCOL.md`.
 //!
 //! [`manifest`] reads `adapter.yaml`; [`install`] checks what a machine has and fills the
-//! adapter's cache; [`process`] drives the running process as an [`Engine`], through [`live`]
-//! (spawning, asking against a deadline, killing), [`pipes`] (non-blocking lines) and [`codec`]
+//! adapter's cache; [`process`] drives the running process as an [`Engine`], through `live`
+//! (spawning, asking against a deadline, killing), `pipes` (non-blocking lines) and `codec`
 //! (the protocol's messages, as `robotstxt-protocol` types them); [`check`] holds a new adapter
 //! to the protocol. The harness knows nothing of any one parser: everything parser-specific is in
 //! the adapter's folder.

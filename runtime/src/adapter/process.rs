@@ -1,8 +1,8 @@
 //! One persistent adapter process behind the [`Engine`] trait, driven through the JSON-lines
 //! protocol of `adapters/PROTOCOL.md`.
 //!
-//! Nothing the adapter does can hang the harness or exhaust its memory ([`super::live`] and
-//! [`super::pipes`] see to that): a faulty process is killed with its whole process group and
+//! Nothing the adapter does can hang the harness or exhaust its memory (`live` and
+//! `pipes` see to that): a faulty process is killed with its whole process group and
 //! reaped, then started again for the next batch. After several faults in a row the adapter is
 //! given up on ("broken") and answers every later batch as unavailable.
 
