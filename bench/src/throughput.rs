@@ -4,10 +4,12 @@
 //! Every parser gets the same bytes and the same question (`Googlebot`, `/search/about`). The
 //! robotstxt crate takes `&str`, so its figure includes the lossy UTF-8 conversion its users
 //! have to do; it also panics on some real files, which are caught and counted. The crates are
-//! called through their adapters' library functions (`adapters/rust-*/src/lib.rs`).
+//! called through their adapters' library functions (`adapters/rust-*/src/lib.rs`), guarded as
+//! the adapter kit guards them.
 
 use std::time::{Duration, Instant};
 
+use robotstxt_protocol::{check_guarded, per_query, Query};
 use robotstxt_reference::{Profile, Robots};
 
 const AGENT: &str = "Googlebot";
@@ -43,38 +45,41 @@ pub fn run(files: &[Vec<u8>], rounds: usize) -> Vec<Figure> {
         ));
     }
     // The parser crates through their adapters' own calls, so that these figures and the
-    // adapters measure the same code at the same pinned versions.
-    let query = [(AGENT, PATH)];
+    // adapters measure the same code at the same pinned versions; a panic is caught as the
+    // adapter kit catches it.
+    let query = [Query::new(AGENT, PATH)];
+    let mut texting_robots = adapter_rust_texting_robots::check;
     let (time, refused) = best_of(rounds, || {
         files
             .iter()
             .filter(|f| {
-                std::hint::black_box(adapter_rust_texting_robots::check(f, &query)).is_err()
+                std::hint::black_box(check_guarded(&mut texting_robots, f, &query)).is_err()
             })
             .count()
     });
     figures.push(figure(
         format!(
             "texting_robots {}",
-            adapter_rust_texting_robots::PARSER_VERSION
+            adapter_rust_texting_robots::handshake().version
         ),
         time,
         bytes,
         refused,
         "refused",
     ));
-    // Its panics are caught by the adapter's guard; the default hook would print each one.
+    // Its panics are caught by the kit's guard; the default hook would print each one.
     let previous_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
+    let mut robotstxt = per_query(adapter_rust_robotstxt::allowed);
     let (time, panicked) = best_of(rounds, || {
         files
             .iter()
-            .filter(|f| std::hint::black_box(adapter_rust_robotstxt::check(f, &query)).is_err())
+            .filter(|f| std::hint::black_box(check_guarded(&mut robotstxt, f, &query)).is_err())
             .count()
     });
     std::panic::set_hook(previous_hook);
     figures.push(figure(
-        format!("robotstxt {}", adapter_rust_robotstxt::PARSER_VERSION),
+        format!("robotstxt {}", adapter_rust_robotstxt::handshake().version),
         time,
         bytes,
         panicked,

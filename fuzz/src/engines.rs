@@ -1,16 +1,18 @@
 //! The Rust parser crates as in-process engines, through the very functions their adapters call
-//! (`adapters/rust-*/src/lib.rs`): each crate's version is pinned in its adapter's Cargo.toml
-//! alone.
+//! (`adapters/rust-*/src/lib.rs`), with the handshakes their adapters answer: each crate's
+//! version is pinned in its adapter's Cargo.toml and adapter.yaml alone.
 //!
-//! A panic inside a parser is caught there and answered as the parser refusing the input, as the
-//! adapters do: it is a finding about that crate, not a crash of the target. libFuzzer's panic
-//! hook aborts the process before unwinding, so while a parser runs a wrapping hook lets the
-//! panic unwind to the adapter's guard instead.
+//! A panic inside a parser is caught as the adapter kit catches it (`check_guarded`) and answered
+//! as the parser refusing the input: it is a finding about that crate, not a crash of the target.
+//! libFuzzer's panic hook aborts the process before unwinding, so while a parser runs a wrapping
+//! hook lets the panic unwind to the kit's guard instead. Each query goes to the parser as its
+//! adapter passes it (the product token to both crates, the full URL).
 
 use std::cell::Cell;
 use std::panic;
 use std::sync::Once;
 
+use robotstxt_protocol::{check_guarded, per_query, QueryAnswer};
 use robotstxt_reference::Verdict;
 use robotstxt_suite::engine::{Engine, Failure, Handshake, Query, Reply};
 
@@ -20,12 +22,13 @@ thread_local! {
 
 static HOOK: Once = Once::new();
 
-/// An adapter's library function: `(agent, path)` queries about a body, `true` when allowed.
-type Check = fn(&[u8], &[(&str, &str)]) -> Result<Vec<bool>, String>;
-
-/// Asks `check` (an adapter's library function) about `body`, with libFuzzer's panic hook held
-/// off while it runs.
-fn ask(check: Check, body: &[u8], queries: &[Query]) -> Reply {
+/// Asks `check` (an adapter's parser function) about `body`, with libFuzzer's panic hook held
+/// off while it runs; a panic is the parser refusing the body, as the adapter kit answers it.
+fn ask(
+    mut check: impl FnMut(&[u8], &[robotstxt_protocol::Query]) -> Result<Vec<QueryAnswer>, String>,
+    body: &[u8],
+    queries: &[Query],
+) -> Reply {
     HOOK.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
@@ -34,38 +37,31 @@ fn ask(check: Check, body: &[u8], queries: &[Query]) -> Reply {
             }
         }));
     });
-    let pairs: Vec<(&str, &str)> = queries
+    let asked: Vec<robotstxt_protocol::Query> = queries
         .iter()
-        .map(|q| (q.agent.as_str(), q.path.as_str()))
+        .map(|q| robotstxt_protocol::Query::new(&q.agent, &q.path))
         .collect();
     IN_PARSER.with(|c| c.set(true));
-    let answer = check(body, &pairs);
+    let answer = check_guarded(&mut check, body, &asked);
     IN_PARSER.with(|c| c.set(false));
     match answer {
-        Ok(allowed) => Reply::Verdicts(
-            allowed
+        Ok(answers) => {
+            let answers: Vec<Result<Verdict, String>> = answers
                 .into_iter()
-                .map(|a| {
-                    if a {
-                        Verdict::Allowed
-                    } else {
-                        Verdict::Disallowed
-                    }
+                .map(|answer| {
+                    answer.map(|verdict| match verdict {
+                        robotstxt_protocol::Verdict::Allowed => Verdict::Allowed,
+                        robotstxt_protocol::Verdict::Disallowed => Verdict::Disallowed,
+                    })
                 })
-                .collect(),
-        ),
+                .collect();
+            if answers.iter().all(Result::is_ok) {
+                Reply::Verdicts(answers.into_iter().flatten().collect())
+            } else {
+                Reply::Refused(answers)
+            }
+        }
         Err(message) => Reply::Rejected(message),
-    }
-}
-
-fn handshake(name: &str, parser: &str, version: &str, homepage: &str) -> Handshake {
-    Handshake {
-        name: name.to_owned(),
-        parser: parser.to_owned(),
-        version: version.to_owned(),
-        language: "Rust".to_owned(),
-        homepage: homepage.to_owned(),
-        profile: "rfc9309".to_owned(),
     }
 }
 
@@ -74,12 +70,7 @@ pub struct TextingRobots(Handshake);
 
 impl Default for TextingRobots {
     fn default() -> Self {
-        TextingRobots(handshake(
-            "rust-texting-robots",
-            "texting_robots",
-            adapter_rust_texting_robots::PARSER_VERSION,
-            "https://github.com/Smerity/texting_robots",
-        ))
+        TextingRobots(adapter_rust_texting_robots::handshake())
     }
 }
 
@@ -98,12 +89,7 @@ pub struct Robotstxt(Handshake);
 
 impl Default for Robotstxt {
     fn default() -> Self {
-        Robotstxt(handshake(
-            "rust-robotstxt",
-            "robotstxt",
-            adapter_rust_robotstxt::PARSER_VERSION,
-            "https://github.com/Folyd/robotstxt",
-        ))
+        Robotstxt(adapter_rust_robotstxt::handshake())
     }
 }
 
@@ -113,6 +99,10 @@ impl Engine for Robotstxt {
     }
 
     fn check(&mut self, _: &str, body: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
-        Ok(ask(adapter_rust_robotstxt::check, body, queries))
+        Ok(ask(
+            per_query(adapter_rust_robotstxt::allowed),
+            body,
+            queries,
+        ))
     }
 }

@@ -1,6 +1,8 @@
 //! `adapters/protocol.schema.json` describes every message of protocol v1: each line of one run
 //! of the corpus against every bundled adapter this machine can run (CI installs them all) is
 //! valid under its message's definition, and the schema refuses messages the protocol forbids.
+//! (The schema is generated from the types of `robotstxt_protocol::wire`;
+//! `adapters/protocol/tests/schema.rs` fails when the committed file and the types differ.)
 
 use std::path::Path;
 

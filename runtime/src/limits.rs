@@ -1,7 +1,7 @@
 //! The bounds held against what an adapter sends, in one place so that the documentation
 //! (`adapters/PROTOCOL.md`, the README) and the code agree. An adapter may come from anyone;
 //! whatever it sends, memory stays bounded. (The longest line accepted is
-//! [`crate::adapter::process::MAX_LINE`].)
+//! [`crate::adapter::MAX_LINE`].)
 
 /// Longest error text kept from an adapter's `error` answer, in bytes.
 pub const MAX_ERROR_TEXT: usize = 4 << 10;

@@ -17,17 +17,11 @@ pub struct Query {
     pub path: String,
 }
 
-/// The product token of an agent as the robot gives it, by the one rule the protocol states: its
-/// leading run of the characters RFC 9309 §2.2.1 allows in a product token (`a-z`, `A-Z`, `_`,
-/// `-`). `FooBot/2.1` gives `FooBot`; `Mozilla/5.0 (compatible; FooBot/2.1)` gives `Mozilla`;
-/// `5emeRue` gives the empty string. RFC 9309 says what a token may hold, not how a caller derives
-/// one, so a check whose agent is not a token itself is never scored under rfc9309.
-pub fn product_token(agent: &str) -> &str {
-    let end = agent
-        .find(|c: char| !(c.is_ascii_alphabetic() || c == '_' || c == '-'))
-        .unwrap_or(agent.len());
-    &agent[..end]
-}
+/// The product token of an agent as the robot gives it, by the one rule the protocol states (its
+/// leading run of the characters RFC 9309 §2.2.1 allows in a product token). RFC 9309 says what a
+/// token may hold, not how a caller derives one, so a check whose agent is not a token itself is
+/// never scored under rfc9309.
+pub use robotstxt_protocol::product_token;
 
 /// Whether `agent` is a product token as RFC 9309 §2.2.1 allows one: letters, `_` and `-` only.
 pub fn is_product_token(agent: &str) -> bool {

@@ -5,8 +5,8 @@
 //! command that accepts one. Its bytes are kept exactly as written (no percent-decoding, no
 //! removal of `.` segments, no case change): those are what parsers disagree about.
 
-/// The origin every query's full URL is on.
-pub const ORIGIN: &str = "http://example.com";
+/// The origin every query's full URL is on: the adapter protocol's.
+pub const ORIGIN: &str = robotstxt_protocol::ORIGIN;
 
 /// The full URL of a local URL: what the adapter protocol's `url` field holds.
 pub fn full_url(path: &str) -> String {

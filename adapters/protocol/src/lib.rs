@@ -1,38 +1,50 @@
-//! `robotstxt-protocol`: the adapter wire protocol of robotstxt-test, the JSON lines a parser's
-//! adapter and the harness exchange (`adapters/PROTOCOL.md`).
+//! `robotstxt-protocol`: the adapter wire protocol of robotstxt-test (`adapters/PROTOCOL.md`), the
+//! JSON lines a parser's adapter and the harness exchange, and a kit that speaks it for a Rust
+//! parser.
 //!
-//! It holds the messages both sides share: for now the [`Handshake`], an adapter's answer to
-//! `hello`. This crate lives under `adapters/` because the Rust adapters are built from the copy
-//! of `adapters/` the harness carries, and it goes with them.
+//! - [`wire`]: every message as a serde type. The harness encodes and decodes through them, and
+//!   `adapters/protocol.schema.json` is generated from them ([`schema`], behind the `schema`
+//!   feature).
+//! - [`serve`](serve()) and [`serve_batch`]: the adapter kit. A Rust adapter is its handshake
+//!   and its call into the parser; the kit does the rest.
+//! - [`build`] (the `build` feature) and [`handshake!`]: a Rust adapter of this repository
+//!   answers its hello with what its own `adapter.yaml` says, read by its build script.
+//!
+//! The crate lives under `adapters/` because the Rust adapters are built from the copy of
+//! `adapters/` the harness carries, and it goes with them. Without features it depends on
+//! serde, serde_json, base64 and thiserror only.
 
-use serde::{Deserialize, Serialize};
+pub mod serve;
+pub mod wire;
 
-/// What an engine says about itself: the adapter protocol's handshake.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Handshake {
-    pub name: String,
-    pub parser: String,
-    pub version: String,
-    pub language: String,
-    pub homepage: String,
-    /// `norobots-1994`, `rfc9309` or `other`: what the parser claims to implement.
-    pub profile: String,
-}
+#[cfg(feature = "build")]
+pub mod build;
+#[cfg(feature = "schema")]
+pub mod schema;
 
-/// Every profile a parser may claim: one the reference implements, or `other` for a parser that
-/// follows neither text (it is scored under each, and claims no ranking).
-pub const CLAIMABLE_PROFILES: [&str; 3] = ["norobots-1994", "rfc9309", "other"];
+pub use serve::{check_guarded, per_query, serve, serve_batch, serve_on, QueryAnswer};
+pub use wire::{
+    product_token, Answer, Check, CheckReply, Handshake, Query, ReplyError, Request,
+    UnsupportedProtocol, Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
+};
 
-impl Handshake {
-    /// Why the claimed profile is not one a parser may claim (`rfc-9309`, a typo, must not be
-    /// scored silently as a parser that claims nothing).
-    pub fn profile_problem(&self) -> Option<String> {
-        (!CLAIMABLE_PROFILES.contains(&self.profile.as_str())).then(|| {
-            format!(
-                "profile `{}` is not one of {}",
-                self.profile,
-                CLAIMABLE_PROFILES.join(", ")
+/// The handshake of the adapter being compiled, as its `adapter.yaml` gives it: its `build.rs`
+/// calls `robotstxt_protocol::build::handshake_from_manifest()` (with this crate as a
+/// build-dependency, feature `build`), which reads the manifest and checks the parser's pin.
+#[macro_export]
+macro_rules! handshake {
+    () => {
+        $crate::Handshake {
+            name: env!(
+                "ROBOTSTXT_ADAPTER_NAME",
+                "build.rs must call robotstxt_protocol::build::handshake_from_manifest()"
             )
-        })
-    }
+            .to_owned(),
+            parser: env!("ROBOTSTXT_ADAPTER_PARSER").to_owned(),
+            version: env!("ROBOTSTXT_ADAPTER_VERSION").to_owned(),
+            language: env!("ROBOTSTXT_ADAPTER_LANGUAGE").to_owned(),
+            homepage: env!("ROBOTSTXT_ADAPTER_HOMEPAGE").to_owned(),
+            profile: env!("ROBOTSTXT_ADAPTER_PROFILE").to_owned(),
+        }
+    };
 }

@@ -1,50 +1,53 @@
 //! The reference implementation as an adapter calls it: parse once under a profile, answer
-//! every query. The protocol loop (`main.rs`) calls [`check`] or [`check_under`].
+//! every query. The adapter (`main.rs`) serves [`check_under`] under the profile it is started
+//! with.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
+use robotstxt_protocol::{Handshake, Query, QueryAnswer, Verdict};
 use robotstxt_reference::{Profile, Robots};
 
-/// Answers each `(agent, path)` query about `body` under `norobots-1994`, the profile the
-/// adapter's manifest claims: `true` when allowed.
-pub fn check(body: &[u8], queries: &[(&str, &str)]) -> Result<Vec<bool>, String> {
-    check_under(Profile::Norobots1994, body, queries)
+/// What this adapter answers to `hello` under `profile`: its adapter.yaml, with the profile it
+/// runs under.
+pub fn handshake(profile: Profile) -> Handshake {
+    Handshake {
+        profile: profile.name().to_owned(),
+        ..robotstxt_protocol::handshake!()
+    }
 }
 
-/// As [`check`], under `profile`. A panic would be a bug in the reference; it is answered as a
-/// refusal all the same, so that one bad body does not end a run.
+/// Answers each query about `body` under `profile`.
 pub fn check_under(
     profile: Profile,
     body: &[u8],
-    queries: &[(&str, &str)],
-) -> Result<Vec<bool>, String> {
-    let run = || {
-        let robots = Robots::parse(profile, body);
-        queries
-            .iter()
-            .map(|(agent, path)| robots.is_allowed(agent, path))
-            .collect()
+    queries: &[Query],
+) -> Result<Vec<QueryAnswer>, String> {
+    let robots = Robots::parse(profile, body);
+    let ask = |query: &Query| {
+        Ok(Verdict::from_allowed(
+            robots.is_allowed(&query.agent, &query.path),
+        ))
     };
-    catch_unwind(AssertUnwindSafe(run)).map_err(|payload| {
-        let message = (payload.downcast_ref::<&str>().copied().map(str::to_owned))
-            .or_else(|| payload.downcast_ref::<String>().cloned());
-        format!(
-            "panic: {}",
-            message.as_deref().unwrap_or("non-string payload")
-        )
-    })
+    Ok(queries.iter().map(ask).collect())
 }
 
 #[cfg(test)]
 mod tests {
+    use robotstxt_protocol::{Query, Verdict};
     use robotstxt_reference::Profile;
 
     #[test]
     fn answers_each_query_under_the_profile() {
         let body = b"User-agent: *\nAllow: /public\nDisallow: /\n";
-        let queries = [("FooBot", "/public"), ("FooBot", "/x")];
-        assert_eq!(super::check(body, &queries), Ok(vec![false, false]));
-        let rfc = super::check_under(Profile::Rfc9309, body, &queries);
-        assert_eq!(rfc, Ok(vec![true, false]));
+        let queries = [Query::new("FooBot", "/public"), Query::new("FooBot", "/x")];
+        let under = |profile| super::check_under(profile, body, &queries);
+        let disallowed = Ok(Verdict::Disallowed);
+        assert_eq!(
+            under(Profile::Norobots1994),
+            Ok(vec![disallowed.clone(), disallowed.clone()])
+        );
+        assert_eq!(
+            under(Profile::Rfc9309),
+            Ok(vec![Ok(Verdict::Allowed), disallowed])
+        );
+        assert_eq!(super::handshake(Profile::Rfc9309).profile, "rfc9309");
     }
 }

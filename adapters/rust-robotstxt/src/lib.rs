@@ -1,53 +1,41 @@
-//! The `robotstxt` crate called as its users call it. The adapter's protocol loop (`main.rs`),
-//! the fuzz targets and the benchmarks all call [`check`], so the crate's version is pinned in
-//! this folder's Cargo.toml alone.
-
-use std::panic::{catch_unwind, AssertUnwindSafe};
+//! The `robotstxt` crate called as its users call it. The adapter (`main.rs`), the fuzz targets
+//! and the benchmarks all call [`allowed`], so the crate's version is pinned in this folder's
+//! Cargo.toml alone (and adapter.yaml says the same, or the build fails).
 
 use robotstxt::DefaultMatcher;
+use robotstxt_protocol::{Handshake, Query, QueryAnswer, Verdict};
 
-/// Must match the `=x.y.z` pin in Cargo.toml and `package.version` in adapter.yaml (tested).
-pub const PARSER_VERSION: &str = "0.3.0";
+/// What this adapter answers to `hello`: its adapter.yaml.
+pub fn handshake() -> Handshake {
+    robotstxt_protocol::handshake!()
+}
 
-/// Answers each `(agent, path)` query about `body`: `true` when allowed.
+/// Answers one query about `body`, one at a time: the crate's API parses the body again for
+/// every query, as Google's C++ library does.
 ///
-/// The crate takes `&str`: bytes are decoded as UTF-8, invalid sequences replaced by U+FFFD. Its
-/// API parses the body again for every query, as Google's C++ library does. The crate is known
-/// to panic on some inputs: a panic is answered as the parser refusing the body.
-pub fn check(body: &[u8], queries: &[(&str, &str)]) -> Result<Vec<bool>, String> {
+/// The crate takes `&str`: bytes are decoded as UTF-8, invalid sequences replaced by U+FFFD; it
+/// takes the product token and the URL in full. It is known to panic on some inputs: the kit
+/// answers a panic as the parser refusing the body.
+pub fn allowed(body: &[u8], query: &Query) -> QueryAnswer {
     let text = String::from_utf8_lossy(body);
-    let run = || {
-        queries
-            .iter()
-            .map(|(agent, path)| {
-                let url = format!("http://example.com{path}");
-                DefaultMatcher::default().one_agent_allowed_by_robots(&text, agent, &url)
-            })
-            .collect()
-    };
-    catch_unwind(AssertUnwindSafe(run)).map_err(|payload| {
-        let message = (payload.downcast_ref::<&str>().copied().map(str::to_owned))
-            .or_else(|| payload.downcast_ref::<String>().cloned());
-        format!(
-            "panic: {}",
-            message.as_deref().unwrap_or("non-string payload")
-        )
-    })
+    let allowed = DefaultMatcher::default().one_agent_allowed_by_robots(
+        &text,
+        &query.product_token,
+        &query.url,
+    );
+    Ok(Verdict::from_allowed(allowed))
 }
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn the_version_is_pinned_alike_in_cargo_toml_and_adapter_yaml() {
-        let version = super::PARSER_VERSION;
-        assert!(include_str!("../Cargo.toml").contains(&format!("robotstxt = \"={version}\"")));
-        assert!(include_str!("../adapter.yaml").contains(&format!("version: \"{version}\"")));
-    }
+    use robotstxt_protocol::{Query, Verdict};
 
     #[test]
     fn answers_each_query() {
         let body = b"User-agent: *\nDisallow: /private\n";
-        let answers = super::check(body, &[("FooBot", "/private/x"), ("FooBot", "/x")]);
-        assert_eq!(answers, Ok(vec![false, true]));
+        let ask = |path| super::allowed(body, &Query::new("FooBot/2.1", path));
+        assert_eq!(ask("/private/x"), Ok(Verdict::Disallowed));
+        assert_eq!(ask("/x"), Ok(Verdict::Allowed));
+        assert_eq!(super::handshake().profile, "rfc9309");
     }
 }

@@ -6,16 +6,23 @@
 //! `error` while the process goes on, bodies with NUL bytes, lone CRs and bytes that are not
 //! UTF-8, a 1 MB body, a clean stop, and nothing on stdout but answers. Each [`Finding`] names
 //! the section of PROTOCOL.md a failure breaks and quotes what the adapter sent.
+//!
+//! What a message may hold is not restated here: an answer is decoded through the types of
+//! `robotstxt_protocol::wire`, as a run decodes it, and then held to what encoding those types
+//! gives back, so that a field the protocol does not name, or an `error` that is not a string,
+//! is flagged where a run would let it pass.
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use robotstxt_suite::engine::{Failure, Fault, Handshake, Reply, CLAIMABLE_PROFILES};
-use robotstxt_suite::local_url::full_url;
-use serde_json::{json, Map, Value};
+use robotstxt_protocol::{CheckReply, Handshake, ReplyError};
+use robotstxt_suite::engine::{Failure, Fault, Query, Reply};
+use serde::Serialize;
+use serde_json::Value;
 
+use super::codec;
+use super::live::Live;
 use super::manifest::Manifest;
-use super::process::{parse_reply, Live, ReadEvent, PROTOCOL_VERSION};
+use super::pipes::ReadEvent;
 use super::{disagreement, Limits};
 
 /// The sections of PROTOCOL.md a finding can cite, spelt as their headings.
@@ -31,6 +38,8 @@ pub mod section {
 
 /// How long to watch stdout after an answer for lines nobody asked for.
 const QUIET: Duration = Duration::from_millis(40);
+/// How many lines after a restarted process's handshake are passed over, at most.
+const STRAY_LINES: usize = 16;
 /// Longest quote of an adapter's line in a finding.
 const QUOTE: usize = 300;
 
@@ -75,7 +84,7 @@ pub fn check(argv: &[String], manifest: Option<&Manifest>, limits: Limits) -> Ve
 struct Exchange {
     id: String,
     body: Vec<u8>,
-    queries: Vec<(&'static str, String)>,
+    queries: Vec<Query>,
 }
 
 impl Exchange {
@@ -83,25 +92,18 @@ impl Exchange {
         Exchange {
             id: id.to_owned(),
             body: body.into(),
-            queries: paths.iter().map(|p| ("FooBot", (*p).to_owned())).collect(),
+            queries: (paths.iter())
+                .map(|path| Query {
+                    agent: "FooBot".to_owned(),
+                    path: (*path).to_owned(),
+                })
+                .collect(),
         }
     }
 
+    /// The `check` line, as a run encodes it.
     fn request(&self) -> Vec<u8> {
-        let queries: Vec<Value> = self
-            .queries
-            .iter()
-            .map(|(agent, path)| {
-                json!({"agent": agent, "product_token": robotstxt_suite::engine::product_token(agent), "path": path, "url": full_url(path)})
-            })
-            .collect();
-        let request = json!({
-            "type": "check",
-            "id": self.id,
-            "robots_b64": base64::engine::general_purpose::STANDARD.encode(&self.body),
-            "queries": queries,
-        });
-        serde_json::to_vec(&request).expect("plain data serializes")
+        codec::check(&self.id, &self.body, &self.queries)
     }
 }
 
@@ -158,8 +160,7 @@ impl Checker<'_> {
                 return false;
             }
         };
-        let hello = format!(r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#);
-        let answer = match live.ask(hello.as_bytes(), self.limits.start_timeout) {
+        let answer = match live.ask(&codec::hello(), self.limits.start_timeout) {
             Ok(answer) => answer,
             Err(failure) => {
                 let section = section_of(&failure);
@@ -300,8 +301,8 @@ impl Checker<'_> {
                 );
                 Some(results)
             }
-            Err(problem) => {
-                self.fail(what, problem, section::CHECKS);
+            Err((problem, section)) => {
+                self.fail(what, problem, section);
                 self.restart();
                 return None;
             }
@@ -335,12 +336,8 @@ impl Checker<'_> {
         match live.ask(&next.request(), self.limits.timeout) {
             Ok(line) => match reply_problems(&line, &next) {
                 Ok(_) => self.pass(AFTER, format!("then: {}", quote(&line))),
-                Err(problem) => {
-                    self.fail(
-                        AFTER,
-                        format!("after the refusal: {problem}"),
-                        section::CHECKS,
-                    );
+                Err((problem, section)) => {
+                    self.fail(AFTER, format!("after the refusal: {problem}"), section);
                 }
             },
             Err(failure) => {
@@ -374,7 +371,9 @@ impl Checker<'_> {
         }
     }
 
-    /// After a fault: a new process, with its handshake, for the checks still to come.
+    /// After a fault: a new process, with its handshake, for the checks still to come. Lines it
+    /// prints after its handshake were flagged the first time (`quiet`): they are passed over
+    /// here, or each later check would read one in place of its answer.
     fn restart(&mut self) {
         if let Some(live) = self.live.take() {
             live.kill();
@@ -382,9 +381,15 @@ impl Checker<'_> {
         let Ok(mut live) = Live::spawn(self.argv, None) else {
             return;
         };
-        let hello = format!(r#"{{"type":"hello","protocol":{PROTOCOL_VERSION}}}"#);
-        match live.ask(hello.as_bytes(), self.limits.start_timeout) {
-            Ok(_) => self.live = Some(live),
+        match live.ask(&codec::hello(), self.limits.start_timeout) {
+            Ok(_) => {
+                for _ in 0..STRAY_LINES {
+                    if !matches!(live.next_line(QUIET), Some(ReadEvent::Line(_))) {
+                        break;
+                    }
+                }
+                self.live = Some(live);
+            }
             Err(_) => live.kill(),
         }
     }
@@ -395,7 +400,7 @@ impl Checker<'_> {
         let Some(mut live) = self.live.take() else {
             return;
         };
-        live.send(br#"{"type":"stop"}"#);
+        live.send(&codec::stop());
         let extra = match live.next_line(self.limits.timeout) {
             Some(ReadEvent::Line(line)) => Some(quote(&line)),
             Some(ReadEvent::TooLong) => Some("a line too long to keep".to_owned()),
@@ -430,71 +435,97 @@ impl Checker<'_> {
     }
 }
 
-/// The handshake's fields and values: the parsed handshake, or what is wrong and where.
+/// The handshake's fields and values: the parsed handshake, or what is wrong and where. A line
+/// that is not JSON at all is stray output, not a handshake.
 fn handshake_problems(
     answer: &[u8],
     manifest: Option<&Manifest>,
 ) -> Result<Handshake, (String, &'static str)> {
-    let bad = |why: String| (why, section::HANDSHAKE);
-    let value: Value =
-        serde_json::from_slice(answer).map_err(|e| bad(format!("not JSON ({e})")))?;
-    let object = value
-        .as_object()
-        .ok_or_else(|| bad("not a JSON object".to_owned()))?;
-    const FIELDS: [&str; 6] = [
-        "name", "parser", "version", "language", "homepage", "profile",
-    ];
-    let mut problems = Vec::new();
-    for field in FIELDS {
-        match object.get(field) {
-            None => problems.push(format!("missing `{field}`")),
-            Some(Value::String(s)) if s.trim().is_empty() && field != "homepage" => {
-                problems.push(format!("`{field}` is empty"));
-            }
-            Some(Value::String(_)) => {}
-            Some(other) => problems.push(format!("`{field}` is {other}, not a string")),
-        }
-    }
-    problems.extend(
-        object
-            .keys()
-            .filter(|k| !FIELDS.contains(&k.as_str()))
-            .map(|k| format!("unknown field `{k}`")),
-    );
-    let profile = object.get("profile").and_then(Value::as_str).unwrap_or("");
-    if !profile.is_empty() && !CLAIMABLE_PROFILES.contains(&profile) {
-        problems.push(format!(
-            "profile `{profile}` is not one of {}",
-            CLAIMABLE_PROFILES.join(", ")
-        ));
-    }
+    let handshake: Handshake = serde_json::from_slice(answer).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => (format!("not a handshake ({e})"), section::HANDSHAKE),
+        _ => (stray(&e), section::LINES),
+    })?;
+    let mut problems = handshake.problems();
+    problems.extend(departures(answer, &handshake));
     if !problems.is_empty() {
-        return Err(bad(problems.join("; ")));
+        return Err((problems.join("; "), section::HANDSHAKE));
     }
-    let handshake: Handshake =
-        serde_json::from_value(Value::Object(object.clone())).map_err(|e| bad(e.to_string()))?;
     if let Some(why) = manifest.and_then(|m| disagreement(m, &handshake)) {
         return Err((why, section::MANIFEST));
     }
     Ok(handshake)
 }
 
-/// An answer to a check: its reply, or what is wrong with it, quoting the line. The harness's
-/// own checks ([`parse_reply`]), and no field but `id` and one of `results` or `error`.
-fn reply_problems(line: &[u8], exchange: &Exchange) -> Result<Reply, String> {
-    let reply = parse_reply(line, &exchange.id, exchange.queries.len())?;
-    let object: Map<String, Value> = serde_json::from_slice(line).map_err(|e| e.to_string())?;
-    let keys: Vec<&str> = object.keys().map(String::as_str).collect();
-    match (&reply, keys.as_slice()) {
-        (Reply::Verdicts(_), ["id", "results"] | ["results", "id"]) => Ok(reply),
-        (Reply::Rejected(_), ["error", "id"] | ["id", "error"]) => match object["error"] {
-            Value::String(_) => Ok(reply),
-            ref other => Err(format!("`error` is {other}, not a string: {}", quote(line))),
-        },
-        _ => Err(format!(
-            "fields {keys:?}: an answer holds `id` and exactly one of `results` or `error`: {}",
-            quote(line)
-        )),
+/// An answer to a check: its reply, or what is wrong with it and where, quoting the line. What a
+/// run holds it to, and nothing the protocol's types would not give back.
+fn reply_problems(line: &[u8], exchange: &Exchange) -> Result<Reply, (String, &'static str)> {
+    let reply =
+        CheckReply::decode(line, &exchange.id, exchange.queries.len()).map_err(|e| match &e {
+            ReplyError::NotJson(json) => {
+                (format!("{}: {}", stray(json), quote(line)), section::LINES)
+            }
+            _ => (format!("{e}: {}", quote(line)), section::CHECKS),
+        })?;
+    let departures = departures(line, &reply);
+    if !departures.is_empty() {
+        let problem = format!("{}: {}", departures.join("; "), quote(line));
+        return Err((problem, section::CHECKS));
+    }
+    Ok(codec::into_reply(reply))
+}
+
+/// What a line that is not JSON, read where a message was due, is taken for: output that
+/// belongs on stderr.
+fn stray(error: &serde_json::Error) -> String {
+    format!("a line that is not JSON where an answer was due ({error}; stdout carries protocol lines only)")
+}
+
+/// Where what the adapter sent departs from `message`, the message the protocol's types read in
+/// it: a field it does not hold, or a value of another kind (an `error` that is not a string).
+fn departures(line: &[u8], message: &impl Serialize) -> Vec<String> {
+    let (Ok(sent), Ok(read)) = (
+        serde_json::from_slice::<Value>(line),
+        serde_json::to_value(message),
+    ) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    compare("", &sent, &read, &mut found);
+    found
+}
+
+fn compare(at: &str, sent: &Value, read: &Value, found: &mut Vec<String>) {
+    match (sent, read) {
+        (Value::Object(sent), Value::Object(read)) => {
+            for (key, value) in sent {
+                let path = if at.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{at}.{key}")
+                };
+                match read.get(key) {
+                    Some(read) => compare(&path, value, read, found),
+                    None => found.push(format!("unknown field `{path}`")),
+                }
+            }
+        }
+        (Value::Array(sent), Value::Array(read)) if sent.len() == read.len() => {
+            for (i, (sent, read)) in sent.iter().zip(read).enumerate() {
+                compare(&format!("{at}[{i}]"), sent, read, found);
+            }
+        }
+        _ if sent == read => {}
+        _ => {
+            let kind = match read {
+                Value::String(_) => "a string",
+                Value::Array(_) => "an array",
+                Value::Object(_) => "an object",
+                Value::Number(_) => "a number",
+                Value::Bool(_) => "true or false",
+                Value::Null => "null",
+            };
+            found.push(format!("`{at}` is {sent}, not {kind}"));
+        }
     }
 }
 
@@ -520,9 +551,46 @@ mod tests {
         let missing = br#"{"name":"x","parser":"p","version":"1","language":"L","profile":"rfc"}"#;
         let (why, section) = handshake_problems(missing, None).unwrap_err();
         assert_eq!(section, section::HANDSHAKE);
+        assert!(why.contains("missing field `homepage`"), "{why}");
+        let odd = br#"{"name":"x","parser":"p","version":"","language":"L","homepage":"","profile":"rfc","extra":1}"#;
+        let (why, section) = handshake_problems(odd, None).unwrap_err();
+        assert_eq!(section, section::HANDSHAKE);
+        assert_eq!(
+            why,
+            "`version` is empty; profile `rfc` is not one of norobots-1994, rfc9309, other; \
+             unknown field `extra`"
+        );
+        let (why, section) = handshake_problems(b"loading model...", None).unwrap_err();
+        assert_eq!(section, section::LINES, "{why}");
+    }
+
+    #[test]
+    fn an_answer_is_held_to_what_the_protocols_types_give_back() {
+        let exchange = Exchange::new("x", b"".to_vec(), &["/a", "/b"]);
+        let problem = |line: &[u8]| reply_problems(line, &exchange).unwrap_err();
+        assert!(reply_problems(
+            br#"{"id":"x","results":["allowed",{"error":"e"}]}"#,
+            &exchange
+        )
+        .is_ok());
+        let (why, section) = problem(br#"{"id":"x","results":["allowed","allowed"],"error":"e"}"#);
+        assert!(why.starts_with("unknown field `results`"), "{why}");
+        assert_eq!(section, section::CHECKS);
+        let (why, _) = problem(br#"{"id":"x","error":{"a":1}}"#);
         assert!(
-            why.contains("missing `homepage`") && why.contains("profile `rfc`"),
+            why.starts_with(r#"`error` is {"a":1}, not a string"#),
             "{why}"
         );
+        let (why, _) = problem(br#"{"id":"x","results":["allowed",{"error":5}]}"#);
+        assert!(
+            why.starts_with("`results[1].error` is 5, not a string"),
+            "{why}"
+        );
+        let (why, section) = problem(b"debug: answered");
+        assert_eq!(section, section::LINES, "{why}");
+        assert!(why.ends_with(": debug: answered"), "{why}");
+        let (why, section) = problem(br#""this is not an answer""#);
+        assert_eq!(section, section::CHECKS, "{why}");
+        assert!(why.starts_with("not a JSON object: "), "{why}");
     }
 }

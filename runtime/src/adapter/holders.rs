@@ -4,14 +4,14 @@
 //! without `/proc` the list is empty and the group kill is all there is.
 
 use std::fs;
-use std::os::fd::AsRawFd;
+use std::os::fd::AsFd;
+
+use rustix::fs::{fstat, FileType};
 
 /// The inode of the pipe behind `fd`, if it is one.
-pub fn pipe_inode(fd: &impl AsRawFd) -> Option<u64> {
-    // SAFETY: fstat(2) on a descriptor we own, into a zeroed, properly sized struct.
-    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
-    let ok = unsafe { libc::fstat(fd.as_raw_fd(), &mut stat) } == 0;
-    (ok && (stat.st_mode & libc::S_IFMT) == libc::S_IFIFO).then_some(stat.st_ino as u64)
+pub fn pipe_inode(fd: &impl AsFd) -> Option<u64> {
+    let stat = fstat(fd).ok()?;
+    (FileType::from_raw_mode(stat.st_mode) == FileType::Fifo).then_some(stat.st_ino)
 }
 
 /// Every other process with a descriptor on the pipe `inode`, except this process's own

@@ -1,23 +1,33 @@
 //! Adapters: real parsers behind the JSON-lines protocol of `adapters/PROTOCOL.md`.
 //!
 //! [`manifest`] reads `adapter.yaml`; [`install`] checks what a machine has and fills the
-//! adapter's cache; [`process`] drives the running process as an [`Engine`]. The harness knows
-//! nothing of any one parser: everything parser-specific is in the adapter's folder.
+//! adapter's cache; [`process`] drives the running process as an [`Engine`], through `live`
+//! (spawning, asking against a deadline, killing), `pipes` (non-blocking lines) and `codec`
+//! (the protocol's messages, as `robotstxt-protocol` types them); [`check`] holds a new adapter
+//! to the protocol. The harness knows nothing of any one parser: everything parser-specific is in
+//! the adapter's folder.
 
 pub mod check;
+mod codec;
 pub mod holders;
 pub mod install;
+mod live;
 pub mod manifest;
+mod pipes;
 pub mod process;
+mod transcript;
 
 use std::path::{Path, PathBuf};
 
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 use robotstxt_suite::located::LocatedError;
 
+pub use codec::HandshakeError;
 pub use install::{availability, Availability, InstallError};
 pub use manifest::{discover, Adapter, Manifest};
-pub use process::{AdapterProcess, Direction, Limits, Transcript};
+pub use pipes::MAX_LINE;
+pub use process::{AdapterProcess, Limits};
+pub use transcript::{Direction, Transcript, TranscriptLine};
 
 use crate::cache::Places;
 

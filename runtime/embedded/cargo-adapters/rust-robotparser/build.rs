@@ -1,0 +1,1 @@
+../../../../adapters/rust-robotparser/build.rs

@@ -1,0 +1,1 @@
+../../../../adapters/rust-robots-txt/build.rs

@@ -1,0 +1,1 @@
+../../../../adapters/rust-robotxt/build.rs

@@ -1,0 +1,1 @@
+../../../../adapters/rust-texting-robots/build.rs
