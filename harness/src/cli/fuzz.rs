@@ -114,9 +114,10 @@ pub fn execute(args: Args) -> Result<Exit, String> {
                 failed = Some(format!("{}: {e}", file.display()));
             }
             bar.println(format!(
-                "{}  {} lines  {}",
+                "{}  {} lines  {}: {}",
                 file.display(),
                 raw_lines(&finding.case.case.body).count(),
+                finding.case.cause,
                 finding.signature
             ));
             written.push(file);

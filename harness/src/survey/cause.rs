@@ -1,18 +1,21 @@
 //! Why an adapter and the reference disagree: a signature per disagreeing check, and causes that
 //! group signatures.
 //!
-//! A signature is worked out from the disagreement alone, in-process: the two verdicts, whether
-//! the adapter answered as another profile of the reference would, how the reference chose the
-//! record (a named one, the `*` one, none), the rule line that decided and what it holds (`*`,
-//! `$`, `%`, `?`, non-ASCII octets), the kind of probe and the rule it came from, and what is
-//! unusual about the file (lone CR line endings, a byte-order mark, bytes that are not UTF-8, an
-//! HTML page). Being a function of one check, it counts exactly, and shards add up.
+//! A signature is worked out from the disagreement alone, in-process: its [`Cause`] (read by
+//! [`robotstxt_suite::cause`] from the reference's explanation, as `run` reads one), the two
+//! verdicts, whether the adapter answered as another profile of the reference would, how the
+//! reference chose the record (a named one, the `*` one, none), the rule line that decided and
+//! what it holds (`*`, `$`, `%`, `?`, non-ASCII octets), the kind of probe and the rule it came
+//! from, and what is unusual about the file ([`BodyMarks`]). Being a function of one check, it
+//! counts exactly, and shards add up; it starts with its cause's label, so a signature has one
+//! cause.
 //!
-//! A cause is a group of signatures with the same shape: the shape of the example's reduced case
-//! (the signature itself when the example could not be reduced), so signatures that reduce to the
-//! same small case are one cause. Per-cause file counts come from the adapter's `file_sets` (how
-//! many files disagree with exactly which signatures), so a file is counted once per cause
-//! whatever the grouping.
+//! A cause of the survey ([`CauseCount`]) is a group of signatures with the same shape: the shape
+//! of the example's reduced case (the signature itself when the example could not be reduced), so
+//! signatures that reduce to the same small case are one cause. Its [`Cause`] is that of the
+//! reduced case, the plainest evidence there is (else that of the signature). Per-cause file
+//! counts come from the adapter's `file_sets` (how many files disagree with exactly which
+//! signatures), so a file is counted once per cause whatever the grouping.
 
 use std::collections::BTreeMap;
 
@@ -21,53 +24,13 @@ use robotstxt_reference::{
     Decision, GroupChoice, MatchedBy, Profile, RuleChoice, RuleKind, Verdict,
 };
 use robotstxt_suite::blocks::visible_text;
+use robotstxt_suite::cause::{allow_matches, BodyMarks, Cause};
 use robotstxt_suite::engine::Engine;
-use robotstxt_suite::grouping::allow_matches;
 use serde::{Deserialize, Serialize};
 
 use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
 
 use super::probes::{Probe, ProbeKind};
-
-/// What is unusual about a whole file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FileMarks {
-    pub lone_cr: bool,
-    pub bom: bool,
-    pub not_utf8: bool,
-    pub html: bool,
-    pub nul: bool,
-}
-
-impl FileMarks {
-    pub fn of(body: &[u8]) -> FileMarks {
-        let bom = body.starts_with(b"\xEF\xBB\xBF");
-        let text = if bom { &body[3..] } else { body };
-        FileMarks {
-            lone_cr: raw_lines(body).any(|line| line.terminator == b"\r"),
-            bom,
-            not_utf8: std::str::from_utf8(body).is_err(),
-            html: text
-                .iter()
-                .find(|b| !b.is_ascii_whitespace())
-                .is_some_and(|&b| b == b'<'),
-            nul: body.contains(&0),
-        }
-    }
-
-    pub fn describe(self) -> Vec<&'static str> {
-        [
-            (self.lone_cr, "lone CR line endings"),
-            (self.bom, "byte-order mark"),
-            (self.not_utf8, "not UTF-8"),
-            (self.html, "an HTML page"),
-            (self.nul, "NUL bytes"),
-        ]
-        .into_iter()
-        .filter_map(|(on, text)| on.then_some(text))
-        .collect()
-    }
-}
 
 /// What a rule value holds beyond plain path characters: `with *, $` and so on; empty when plain.
 fn value_marks(value: &str) -> String {
@@ -88,11 +51,11 @@ fn value_marks(value: &str) -> String {
     }
 }
 
-/// The signature of one disagreeing check: see the module docs. `others` are the profiles of the
-/// reference whose verdict the adapter gave.
+/// The signature of one disagreeing check, of cause `cause`: see the module docs. `others` are
+/// the profiles of the reference whose verdict the adapter gave.
 pub fn signature(
-    body: &[u8],
-    marks: &FileMarks,
+    cause: Cause,
+    marks: &BodyMarks,
     probe: &Probe,
     decision: &Decision,
     actual: Verdict,
@@ -100,10 +63,10 @@ pub fn signature(
 ) -> String {
     let explanation = &decision.explanation;
     let (record, records) = explanation.profile.group_words();
-    let mut parts = vec![format!(
-        "reference {}, adapter {}",
-        decision.verdict, actual
-    )];
+    let mut parts = vec![
+        cause.label().to_owned(),
+        format!("reference {}, adapter {}", decision.verdict, actual),
+    ];
     for other in others {
         parts.push(format!("as {other} says"));
     }
@@ -142,7 +105,7 @@ pub fn signature(
             ..
         }
     );
-    if !allow_decided && allow_matches(body, &explanation.groups, &probe.query.path) {
+    if !allow_decided && allow_matches(explanation, &probe.query.path) {
         parts.push("an Allow line matches too".to_owned());
     }
     if probe.kind == ProbeKind::Cased {
@@ -190,6 +153,8 @@ pub struct Reduced {
     pub robots: Vec<String>,
     pub agent: String,
     pub path: String,
+    /// What causes the disagreement, read from the reduced case: little else is left in it.
+    pub cause: Cause,
 }
 
 impl Reduced {
@@ -245,6 +210,7 @@ pub fn reduce(
     let every: Vec<u32> = raw_lines(&reduced.body).map(|line| line.number).collect();
     Some(Reduced {
         robots: numbered_lines(&reduced.body, &every),
+        cause: fuzz::case::cause_of(profile, &reduced),
         agent: reduced.agent,
         path: reduced.path,
     })
@@ -306,6 +272,8 @@ pub fn numbered_lines(body: &[u8], wanted: &[u32]) -> Vec<String> {
 /// sorts first, so that shards merge into exactly the whole run's choice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SignatureCount {
+    /// The cause its signature starts with.
+    pub cause: Cause,
     pub signature: String,
     /// Files with at least one check of this signature.
     pub files: usize,
@@ -313,9 +281,11 @@ pub struct SignatureCount {
     pub example: Example,
 }
 
-/// A group of signatures with one shape.
+/// A group of signatures with one shape, and the cause they share.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cause {
+pub struct CauseCount {
+    /// The cause of the reduced case they share (or of the one signature, unreduced).
+    pub cause: Cause,
     pub shape: String,
     /// Files with at least one check of the cause.
     pub files: usize,
@@ -337,18 +307,21 @@ pub fn parse_set_key(key: &str) -> Option<Vec<usize>> {
     key.split(',').map(|i| i.parse().ok()).collect()
 }
 
-/// The shape a signature is grouped under: its reduced case, else the signature itself.
-fn shape_of(signature: &SignatureCount) -> String {
+/// The cause and the shape a signature is grouped under: its reduced case's, else its own.
+fn shape_of(signature: &SignatureCount) -> (Cause, String) {
     match &signature.example.reduced {
-        Some(reduced) => reduced.shape(),
-        None => signature.signature.clone(),
+        Some(reduced) => (reduced.cause, reduced.shape()),
+        None => (signature.cause, signature.signature.clone()),
     }
 }
 
 /// Groups `signatures` into causes, most files first, and counts each cause's files from
 /// `file_sets` so that a file is counted once per cause.
-pub fn causes(signatures: &[SignatureCount], file_sets: &BTreeMap<String, usize>) -> Vec<Cause> {
-    let mut by_shape: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+pub fn causes(
+    signatures: &[SignatureCount],
+    file_sets: &BTreeMap<String, usize>,
+) -> Vec<CauseCount> {
+    let mut by_shape: BTreeMap<(Cause, String), Vec<usize>> = BTreeMap::new();
     for (index, signature) in signatures.iter().enumerate() {
         by_shape.entry(shape_of(signature)).or_default().push(index);
     }
@@ -356,9 +329,9 @@ pub fn causes(signatures: &[SignatureCount], file_sets: &BTreeMap<String, usize>
         .iter()
         .filter_map(|(key, &files)| parse_set_key(key).map(|set| (set, files)))
         .collect();
-    let mut causes: Vec<Cause> = by_shape
+    let mut causes: Vec<CauseCount> = by_shape
         .into_iter()
-        .map(|(shape, mut members)| {
+        .map(|((cause, shape), mut members)| {
             // The member with the most files stands first; its example shows the cause.
             members.sort_by(|&a, &b| {
                 signatures[b]
@@ -371,7 +344,8 @@ pub fn causes(signatures: &[SignatureCount], file_sets: &BTreeMap<String, usize>
                 .filter(|(set, _)| set.iter().any(|i| members.contains(i)))
                 .map(|(_, files)| files)
                 .sum();
-            Cause {
+            CauseCount {
+                cause,
                 shape,
                 files,
                 checks: members.iter().map(|&i| signatures[i].checks).sum(),
@@ -387,6 +361,7 @@ pub fn causes(signatures: &[SignatureCount], file_sets: &BTreeMap<String, usize>
             .cmp(&a.files)
             .then(b.checks.cmp(&a.checks))
             .then(a.shape.cmp(&b.shape))
+            .then(a.cause.cmp(&b.cause))
     });
     causes
 }
