@@ -2,11 +2,11 @@
 //! every place that names one (`run`'s groups, the reports, the `cause` of an expectation entry,
 //! the survey and the fuzzer's findings).
 //!
-//! A cause is read from what the reference already worked out ([`classify`]): how the adapter
-//! failed when it gave no answer, what is unusual about the body ([`BodyMarks`]), and the
-//! reference's [`Explanation`](robotstxt_reference::Explanation) of its decision, which lists the
-//! lines of the chosen records as the profile read them. Each cause comes from a clause of a text,
-//! or from a point a text leaves open ([`Cause::clause`]).
+//! A cause is read from what the reference already worked out ([`of_result`], [`of_decision`]):
+//! how the adapter failed when it gave no answer, what is unusual about the body ([`BodyMarks`]),
+//! and the reference's [`Explanation`](robotstxt_reference::Explanation) of its decision, which
+//! lists the lines of the chosen records as the profile read them. Each cause comes from a clause
+//! of a text, or from a point a text leaves open ([`Cause::clause`]).
 //!
 //! Every cause has a stable kebab-case [`id`](Cause::id) and a short label, its `Display`, which
 //! reads as the cause ("CR-only line endings", "an Allow line decides"). Both parse back
@@ -167,10 +167,6 @@ impl Cause {
     /// The stable kebab-case name: what `survey.json` stores, and what an expectation file may
     /// carry in place of the label.
     pub fn id(self) -> &'static str {
-        let by_profile = |p: Profile, record: &'static str, group: &'static str| match p {
-            N1994 => record,
-            Rfc => group,
-        };
         match self {
             Cause::RejectsNotUtf8 => "rejects-not-utf8",
             Cause::RejectsBody => "rejects-body",
@@ -219,10 +215,6 @@ impl Cause {
     /// The short sentence people read: the same in every format. Labels of causes that stood
     /// before this type existed are unchanged.
     pub fn label(self) -> &'static str {
-        let by_profile = |p: Profile, record: &'static str, group: &'static str| match p {
-            N1994 => record,
-            Rfc => group,
-        };
         match self {
             Cause::RejectsNotUtf8 => "rejects a body that is not UTF-8",
             Cause::RejectsBody => "rejects the body",
@@ -310,18 +302,17 @@ impl Cause {
     }
 
     /// Whether the adapter gave no answer (it rejected, crashed, timed out...): a cause no text
-    /// speaks of.
+    /// speaks of, so one without a [clause](Cause::clause).
     pub fn is_adapter_fault(self) -> bool {
-        matches!(
-            self,
-            Cause::RejectsNotUtf8
-                | Cause::RejectsBody
-                | Cause::RefusesQuery
-                | Cause::Crashes
-                | Cause::TimesOut
-                | Cause::BreaksProtocol
-                | Cause::Unstable
-        )
+        self.clause(Profile::Norobots1994).is_none()
+    }
+}
+
+/// The words for the 1994 text's records or RFC 9309's groups.
+fn by_profile(profile: Profile, record: &'static str, group: &'static str) -> &'static str {
+    match profile {
+        N1994 => record,
+        Rfc => group,
     }
 }
 
