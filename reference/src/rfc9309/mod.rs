@@ -160,7 +160,8 @@ impl<'a> Robots<'a> {
         let mut robots = Robots::default();
         for line in body {
             match line.kind {
-                // RFC 9309 §2.2: `emptyline = EOL` with `EOL = *WS [comment] NL`: nothing to do.
+                // RFC 9309 §2.2: `emptyline = EOL` with `EOL = *WS [comment] NL`: nothing to do
+                // but keep it for explanations.
                 LineKind::Blank | LineKind::CommentOnly => robots.pass_over(line),
                 LineKind::Field { name, value } => match Field::of(name) {
                     Field::UserAgent => robots.user_agent(line.number, value),
