@@ -104,7 +104,7 @@ fn parsers_that_split_lines_differently_are_marked_with_the_clause() {
         .unwrap()
         .iter()
         .all(|c| c["mark"] == "agrees"));
-    assert_eq!(document["file"][0], "lone CR line endings");
+    assert_eq!(document["file"][0], "CR-only line endings");
 }
 
 #[test]
@@ -129,8 +129,10 @@ fn the_human_table_marks_cells_and_explains_under_both_profiles() {
         "The reference's explanation:",
         "disallowed: norobots-1994: robot name `foobot`",
         "allowed: rfc9309: robot name `foobot`",
-        "The file has: lone CR line endings",
-        "rust-robotparser (norobots-1994), FooBot /private/ok: allowed; settled by Disallow",
+        "The file has: CR-only line endings",
+        // The clause the difference's cause comes from: where lines end, not the Disallow rule.
+        "rust-robotparser (norobots-1994), FooBot /private/ok: allowed; settled by Format \
+         (norobots-1994): Disallow `/private` (line 2)",
     ] {
         assert!(
             out.stdout.contains(needed),

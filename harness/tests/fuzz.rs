@@ -193,6 +193,18 @@ fn a_finding_case_reproduces_when_run() {
         Verdict::Allowed,
         "Found by a test",
     );
+    // Labelled with the cause `run` would group it under, its spec the clause that cause comes
+    // from.
+    let clause = case
+        .cause
+        .clause(Profile::Norobots1994)
+        .expect("a cause of a body");
+    assert_eq!(case.spec, clause.spec());
+    assert!(
+        case.note.ends_with(&format!("Cause: {}.", case.cause)),
+        "{}",
+        case.note
+    );
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("planted.yaml"), case.to_yaml()).unwrap();
     let cases = load_corpus(&[dir.path().to_owned()]).expect("the case file loads");

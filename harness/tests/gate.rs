@@ -267,6 +267,15 @@ fn bad_files_name_file_line_and_field() {
     let e =
         refused(&format!("adapter: fake\nexpectations:\n{ENTRY}").replace("    reason: r\n", ""));
     assert!(e.contains("expectations[0]: missing field `reason`"), "{e}");
+    // A cause is one `run` groups by, named by its label or its id.
+    let e = refused(&format!(
+        "adapter: fake\nexpectations:\n{ENTRY}    cause: the moon was full\n"
+    ));
+    assert!(
+        e.starts_with("6:12: expectations[0].cause: unknown cause `the moon was full`"),
+        "{e}"
+    );
+    assert!(e.contains("lone-cr"), "the known ids are listed: {e}");
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! `run`'s default text groups the non-passes by cause: python-urllib's fit on a screen or two,
-//! every one of them is reachable by id, and `--verbose` still shows each in full.
+//! `run`'s default text groups the non-passes by cause: python-urllib's fit in a few screens (a
+//! dozen causes, one check shown in full for each), every one of them is reachable by id, and
+//! `--verbose` still shows each in full.
 
 mod common;
 
@@ -69,7 +70,7 @@ fn python_urllib_fits_in_groups_and_verbose_shows_every_block() {
     let grouped = run_binary(&workspace(), &["run", "--adapter", "python-urllib"]);
     assert_eq!(grouped.code, 1, "{}", grouped.stderr);
     let lines = grouped.stdout.lines().count();
-    assert!(lines <= 150, "{lines} lines:\n{}", grouped.stdout);
+    assert!(lines <= 250, "{lines} lines:\n{}", grouped.stdout);
     assert!(grouped.stdout.lines().next().unwrap().contains(" passed, "));
     assert_eq!(named(&grouped.stdout), not_passed);
     let total: usize = (grouped.stdout.lines())

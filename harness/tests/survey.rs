@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use robotstxt_reference::{Profile, Verdict};
+use robotstxt_suite::cause::Cause;
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 use robotstxt_test::survey::corpus::CorpusError;
 use robotstxt_test::survey::merge::{merge, MergeError};
@@ -164,16 +165,28 @@ fn counts_disagreements_faults_and_causes() {
         .iter()
         .map(|s| (s.signature.as_str(), (s.files, s.checks)))
         .collect();
-    let allow = "reference disallowed, adapter allowed; as rfc9309 says; the * record; \
-                 Disallow decides; an Allow line matches too";
-    let cr = format!("{allow}; file: lone CR line endings");
-    let wild = "reference allowed, adapter disallowed; as rfc9309 says; the * record; \
-                no rule matches; probing a rule with * $";
+    // Each starts with its cause, as `run` reads causes.
+    let allowing = "reference disallowed, adapter allowed; as rfc9309 says; the * record; \
+                    Disallow decides; an Allow line matches too";
+    let allow = format!("an Allow line matches the path too; {allowing}");
+    let allow = allow.as_str();
+    let cr = format!("CR-only line endings; {allowing}; file: CR-only line endings");
+    let wild = "a rule with `*` or `$` that does not decide; reference allowed, adapter \
+                disallowed; as rfc9309 says; the * record; no rule matches; probing a rule with * $";
     assert_eq!(signatures[allow], (13, 52), "{signatures:#?}");
     assert_eq!(signatures[&*cr], (1, 4));
     assert_eq!(signatures[wild], (1, 1));
     assert_eq!(signatures.len(), 3);
-    // Causes: the reducer takes the first two to one case, so they are one cause of 14 files.
+    let cause_of = |text: &str| {
+        rfc.signatures
+            .iter()
+            .find(|s| s.signature == text)
+            .unwrap()
+            .cause
+    };
+    assert_eq!(cause_of(&cr), Cause::LoneCr);
+    // Causes: the reducer takes the first two to one case, so they are one cause of 14 files,
+    // named by what causes the reduced case: the lone CRs were not it.
     let [first, second] = &rfc.causes[..] else {
         panic!("two causes: {:#?}", rfc.causes)
     };
@@ -181,12 +194,14 @@ fn counts_disagreements_faults_and_causes() {
         first.shape,
         "User-agent: * ⏎ Allow: / ⏎ Disallow: / ⏎ FooBot asks for /"
     );
+    assert_eq!(first.cause, Cause::AllowMatches);
     assert_eq!((first.files, first.checks), (14, 56));
     assert_eq!(first.signatures, [allow, cr.as_str()]);
     assert_eq!(
         second.shape,
         "User-agent: * ⏎ Disallow: * ⏎ FooBot asks for /"
     );
+    assert_eq!(second.cause, Cause::WildcardRule);
     assert_eq!(
         (second.files, second.checks, &second.signatures[..]),
         (1, 1, &[wild.to_owned()][..])

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use crate::lines::LineKind;
 use crate::Profile;
 
 /// Allowed or disallowed: the whole answer to "may this robot fetch this URL?".
@@ -48,6 +49,19 @@ pub struct Explanation {
     pub name: String,
     pub groups: GroupChoice,
     pub rule: RuleChoice,
+    /// Every line of the chosen record(s) or group(s), in file order, as the profile read it:
+    /// each User-agent line, each rule line and whether it matches the path (not only the one that
+    /// decided), and each line passed over inside them, and why. Empty when no record applies.
+    pub lines: Vec<LineReading>,
+    /// The rule lines outside every record or group, which apply to no robot, each with whether
+    /// it would match the path: 1994, a Disallow line before the first User-agent line or after a
+    /// blank line; RFC 9309 §2.2.2, "any rule that precedes the first user-agent line".
+    pub outside: Vec<LineReading>,
+    /// The `*` User-agent lines outside the chosen record(s) that do not apply because a record
+    /// names the robot: 1994, *User-agent*, `*` is "the default access policy for any robot that
+    /// has not not matched any of the other records"; RFC 9309 §2.2.1, the `*` group is obeyed
+    /// only "If no matching group exists". Empty unless the robot is named.
+    pub star_passed_over: Vec<u32>,
 }
 
 /// Which record(s) or group(s) the robot obeys.
@@ -72,6 +86,32 @@ pub struct ChosenGroup {
     /// The User-agent line that matched.
     pub agent_line: u32,
     pub agent_value: String,
+    /// 1994, *User-agent*: "A case insensitive substring match of the name without version
+    /// information is recommended": the value (without its version) is a part of the robot's name
+    /// and not all of it, as `Foo` is of `foobot`. Always false under RFC 9309, which compares
+    /// whole product tokens.
+    pub by_part_of_name: bool,
+    /// What stands between it and the record or group before it.
+    pub begins: Boundary,
+    /// What stands between it and the record or group after it.
+    pub ends: Boundary,
+}
+
+/// What stands between a record or group and the one before or after it, as the profile split
+/// the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boundary {
+    /// Nothing: it is the first (or last) in the file. (A 1994 record after which only lines of
+    /// no record follow ends here too, unless they are Disallow lines.)
+    File,
+    /// A blank line. Under 1994 it is what ends a record (*Format*: "records separated by one or
+    /// more blank lines"); under RFC 9309 blank lines end nothing (§2.2: `emptyline`), but one
+    /// stands there.
+    BlankLine,
+    /// The next one's User-agent line, right after a rule line, with no blank line between: 1994,
+    /// a choice (a record *starts* with its User-agent lines, so it begins one); RFC 9309 §2.1,
+    /// "The group is terminated by a user-agent line".
+    UserAgent,
 }
 
 /// How the chosen records or groups matched the robot.
@@ -81,6 +121,73 @@ pub enum MatchedBy {
     Name,
     /// Nothing named the robot; the `*` record applies.
     Star,
+}
+
+/// One line of the body and what the profile made of it, as an [`Explanation`] lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineReading {
+    /// Its line number, as [`crate::lines`] counts them.
+    pub line: u32,
+    pub reading: Reading,
+}
+
+/// What a profile made of one line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reading {
+    /// A User-agent line, and whether the record applies through it (it names the robot, or it
+    /// is the `*` line of the `*` record chosen because nothing names the robot).
+    Agent { value: String, applies: bool },
+    /// A rule line (1994: Disallow; RFC 9309: allow and disallow), and whether it matches the
+    /// path, as the profile matches: whether or not it decided.
+    Rule {
+        kind: RuleKind,
+        value: String,
+        matches: bool,
+    },
+    /// Passed over: a blank line, inside an RFC 9309 group (§2.2: `emptyline`). A blank line ends
+    /// a 1994 record, so none is ever inside one.
+    Blank,
+    /// Passed over: a line holding only a comment (1994, *Format*: "discarded completely").
+    Comment,
+    /// Passed over: a field the profile does not know. 1994, *Format*: "Unrecognised headers are
+    /// ignored", `Allow` among them; RFC 9309 §2.2.4, other records, misspellings included.
+    Other { name: String, value: String },
+    /// Passed over: a line with no colon, of no form the texts describe.
+    NoColon { text: String },
+}
+
+/// Lists of lines, each already in file order, merged into one in file order: in linear time,
+/// where sorting would not be (deciding stays linear in the size of the body).
+pub(crate) fn in_file_order(lists: [Vec<LineReading>; 3]) -> Vec<LineReading> {
+    let merge = |a: Vec<LineReading>, b: Vec<LineReading>| {
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+        while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+            let next = if x.line <= y.line { a.next() } else { b.next() };
+            out.extend(next);
+        }
+        out.extend(a);
+        out.extend(b);
+        out
+    };
+    let [a, b, c] = lists;
+    merge(merge(a, b), c)
+}
+
+impl Reading {
+    /// The reading of a line a profile passes over: what it was.
+    pub(crate) fn passed_over(kind: LineKind<'_>) -> Reading {
+        let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        match kind {
+            LineKind::Blank => Reading::Blank,
+            LineKind::CommentOnly => Reading::Comment,
+            LineKind::Field { name, value } => Reading::Other {
+                name: lossy(name),
+                value: lossy(value),
+            },
+            LineKind::NoColon(text) => Reading::NoColon { text: lossy(text) },
+        }
+    }
 }
 
 /// Which rule line decided.

@@ -45,8 +45,8 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use explain::{
-    ChosenGroup, Decision, Explanation, GroupChoice, MatchedBy, RuleBy, RuleChoice, RuleKind,
-    Verdict,
+    Boundary, ChosenGroup, Decision, Explanation, GroupChoice, LineReading, MatchedBy, Reading,
+    RuleBy, RuleChoice, RuleKind, Verdict,
 };
 
 /// A text the reference implements.

@@ -5,8 +5,8 @@
 //! table of `reference/README.md`; cases on those points are `unspecified` in the corpus.
 
 use crate::explain::{
-    ChosenGroup, Decision, Explanation, GroupChoice, MatchedBy, RuleBy, RuleChoice, RuleKind,
-    Verdict,
+    in_file_order, Boundary, ChosenGroup, Decision, Explanation, GroupChoice, LineReading,
+    MatchedBy, Reading, RuleBy, RuleChoice, RuleKind, Verdict,
 };
 use crate::lines::{contains_ci, field_is, lines, trim, Line, LineKind};
 use crate::Profile;
@@ -17,8 +17,11 @@ pub struct Robots<'a> {
     records: Vec<Record>,
     agents: Vec<AgentLine<'a>>,
     disallows: Vec<DisallowLine<'a>>,
-    /// Disallow lines outside any record, by line number: kept only to be shown.
-    outside: Vec<u32>,
+    /// The lines passed over inside records (unrecognised fields, lines without a colon,
+    /// comments), in file order: kept only to be shown.
+    passed_over: Vec<Line<'a>>,
+    /// Disallow lines outside any record: kept only to be shown.
+    outside: Vec<DisallowLine<'a>>,
 }
 
 /// One record by line numbers, as [`Robots::records`] shows it.
@@ -38,6 +41,8 @@ struct Record {
     disallows: std::ops::Range<usize>,
     first_line: u32,
     last_line: u32,
+    /// What ended it.
+    ends: Boundary,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -68,22 +73,27 @@ impl<'a> Robots<'a> {
             match line.kind {
                 // *Format*: records are "separated by one or more blank lines". Choice: a line of
                 // only spaces and tabs is blank too (see `lines`).
-                LineKind::Blank => robots.close(&mut open),
+                LineKind::Blank => robots.close(&mut open, Boundary::BlankLine),
                 // *Format*: "Lines containing only a comment are discarded completely, and
                 // therefore do not indicate a record boundary."
-                LineKind::CommentOnly => {}
+                LineKind::CommentOnly => {
+                    if open.is_some() {
+                        robots.passed_over.push(line);
+                    }
+                }
                 // *Format*: "The field name is case insensitive."
                 LineKind::Field { name, value } if field_is(name, "user-agent") => {
                     // Choice: a User-agent line that follows Disallow lines can only begin the
                     // next record, since a record *starts* with its User-agent lines.
                     if open.as_ref().is_some_and(|r| !r.disallows.is_empty()) {
-                        robots.close(&mut open);
+                        robots.close(&mut open, Boundary::UserAgent);
                     }
                     let record = open.get_or_insert(Record {
                         agents: robots.agents.len()..robots.agents.len(),
                         disallows: robots.disallows.len()..robots.disallows.len(),
                         first_line: line.number,
                         last_line: line.number,
+                        ends: Boundary::File,
                     });
                     robots.agents.push(AgentLine {
                         line: line.number,
@@ -104,7 +114,10 @@ impl<'a> Robots<'a> {
                             record.disallows.end = robots.disallows.len();
                             record.last_line = line.number;
                         }
-                        None => robots.outside.push(line.number),
+                        None => robots.outside.push(DisallowLine {
+                            line: line.number,
+                            value,
+                        }),
                     }
                 }
                 // *Format*: "Unrecognised headers are ignored." Choice: so is a line with no
@@ -112,11 +125,19 @@ impl<'a> Robots<'a> {
                 LineKind::Field { .. } | LineKind::NoColon(_) => {
                     if let Some(record) = open.as_mut() {
                         record.last_line = line.number;
+                        robots.passed_over.push(line);
                     }
                 }
             }
         }
-        robots.close(&mut open);
+        robots.close(&mut open, Boundary::File);
+        // A blank line ends the last record only where something it could have held follows.
+        if let Some(last) = robots.records.last_mut() {
+            let held = |line: &DisallowLine| line.line > last.last_line;
+            if last.ends == Boundary::BlankLine && !robots.outside.iter().any(held) {
+                last.ends = Boundary::File;
+            }
+        }
         robots
     }
 
@@ -138,19 +159,21 @@ impl<'a> Robots<'a> {
 
     /// The Disallow lines outside any record (before the first User-agent line, or after a blank
     /// line), by line number: they belong to no robot.
-    pub fn disallows_outside(&self) -> &[u32] {
-        &self.outside
+    pub fn disallows_outside(&self) -> impl Iterator<Item = u32> + '_ {
+        self.outside.iter().map(|d| d.line)
     }
 
-    fn close(&mut self, open: &mut Option<Record>) {
+    fn close(&mut self, open: &mut Option<Record>, ends: Boundary) {
         if let Some(record) = open.take() {
-            self.records.push(record);
+            self.records.push(Record { ends, ..record });
         }
     }
 
     /// Decides whether `agent` may fetch `path` (the local URL: `/` path and optional `?query`).
     pub fn decide(&self, agent: &str, path: &str) -> Decision {
         let name = robot_name(agent);
+        let mut lines = Vec::new();
+        let mut star_passed_over = Vec::new();
         let (groups, rule, verdict) = match self.select(name.as_bytes()) {
             None if self.records.is_empty() => {
                 // *Disallow*: an empty file "will be treated as if it was not present, i.e. all
@@ -176,7 +199,23 @@ impl<'a> Robots<'a> {
                     last_line: record.last_line,
                     agent_line: agent_line.line,
                     agent_value: lossy(agent_line.value),
+                    by_part_of_name: by == MatchedBy::Name
+                        && without_version(agent_line.value).len() != name.len(),
+                    begins: match index {
+                        0 => Boundary::File,
+                        i => self.records[i - 1].ends,
+                    },
+                    ends: record.ends,
                 };
+                lines = self.read_record(record, name.as_bytes(), by, path.as_bytes());
+                if by == MatchedBy::Name {
+                    star_passed_over = (self.records.iter().enumerate())
+                        .filter(|&(other, _)| other != index)
+                        .flat_map(|(_, r)| &self.agents[r.agents.clone()])
+                        .filter(|a| a.value == b"*")
+                        .map(|a| a.line)
+                        .collect();
+                }
                 let (rule, verdict) = match self.first_disallow(record, path.as_bytes()) {
                     Some(d) => (
                         RuleChoice::Matched {
@@ -213,8 +252,47 @@ impl<'a> Robots<'a> {
                 name,
                 groups,
                 rule,
+                lines,
+                outside: (self.outside.iter())
+                    .map(|d| disallow_reading(d, path.as_bytes()))
+                    .collect(),
+                star_passed_over,
             },
         }
+    }
+
+    /// Every line of `record`, in file order, as [`Explanation::lines`] lists them.
+    fn read_record(
+        &self,
+        record: &Record,
+        name: &[u8],
+        by: MatchedBy,
+        path: &[u8],
+    ) -> Vec<LineReading> {
+        let agents = self.agents[record.agents.clone()].iter().map(|a| {
+            let applies = match by {
+                MatchedBy::Name => names(a.value, name),
+                MatchedBy::Star => a.value == b"*",
+            };
+            LineReading {
+                line: a.line,
+                reading: Reading::Agent {
+                    value: lossy(a.value),
+                    applies,
+                },
+            }
+        });
+        let disallows =
+            (self.disallows[record.disallows.clone()].iter()).map(|d| disallow_reading(d, path));
+        let start = (self.passed_over).partition_point(|l| l.number < record.first_line);
+        let passed_over = self.passed_over[start..]
+            .iter()
+            .take_while(|l| l.number <= record.last_line)
+            .map(|l| LineReading {
+                line: l.number,
+                reading: Reading::passed_over(l.kind),
+            });
+        in_file_order([agents.collect(), disallows.collect(), passed_over.collect()])
     }
 
     /// The verdict alone, without building an explanation: the same rules as [`Robots::decide`].
@@ -260,8 +338,25 @@ impl<'a> Robots<'a> {
     fn first_disallow(&self, record: &Record, path: &[u8]) -> Option<DisallowLine<'a>> {
         self.disallows[record.disallows.clone()]
             .iter()
-            .find(|d| !d.value.is_empty() && path.starts_with(d.value))
+            .find(|d| excludes(d.value, path))
             .copied()
+    }
+}
+
+/// Whether a Disallow `value` excludes `path`: *Disallow*, "any URL that starts with this
+/// value will not be retrieved"; an empty value excludes nothing (see `first_disallow`).
+fn excludes(value: &[u8], path: &[u8]) -> bool {
+    !value.is_empty() && path.starts_with(value)
+}
+
+fn disallow_reading(d: &DisallowLine<'_>, path: &[u8]) -> LineReading {
+    LineReading {
+        line: d.line,
+        reading: Reading::Rule {
+            kind: RuleKind::Disallow,
+            value: lossy(d.value),
+            matches: excludes(d.value, path),
+        },
     }
 }
 
@@ -334,11 +429,90 @@ mod tests {
         );
     }
 
+    /// An explanation lists the chosen record's lines as the text reads them: Disallow lines and
+    /// whether each is a prefix of the path, unrecognised headers (`Allow` among them) and
+    /// comments passed over; then the Disallow lines outside any record, and the `*` record passed
+    /// over for the one naming the robot, here by a part of its name.
+    #[test]
+    fn explanation_lists_the_lines_of_the_chosen_record() {
+        let body = "Disallow: /x\nUser-agent: Foo\n# note\nAllow: /a\nUser-agent: *\n\
+                    Disallow: /\nDisallow: /a/b/c\n\nDisallow: /a\nUser-agent: *\nDisallow: /y\n";
+        let e = Robots::parse(body.as_bytes())
+            .decide("FooBot", "/a/b")
+            .explanation;
+        let GroupChoice::Chosen { groups, .. } = &e.groups else {
+            panic!("a record names the robot: {e}");
+        };
+        assert!(groups[0].by_part_of_name);
+        // A blank line ends it, with a record after it.
+        assert_eq!(
+            (groups[0].begins, groups[0].ends),
+            (Boundary::File, Boundary::BlankLine)
+        );
+        let disallow = |value: &str, matches| Reading::Rule {
+            kind: RuleKind::Disallow,
+            value: value.to_owned(),
+            matches,
+        };
+        let agent = |value: &str, applies| Reading::Agent {
+            value: value.to_owned(),
+            applies,
+        };
+        let lines: Vec<(u32, Reading)> = e.lines.into_iter().map(|l| (l.line, l.reading)).collect();
+        assert_eq!(
+            lines,
+            vec![
+                (2, agent("Foo", true)),
+                (3, Reading::Comment),
+                (
+                    4,
+                    Reading::Other {
+                        name: "Allow".into(),
+                        value: "/a".into()
+                    }
+                ),
+                (5, agent("*", false)),
+                (6, disallow("/", true)),
+                (7, disallow("/a/b/c", false)),
+            ]
+        );
+        let outside: Vec<(u32, Reading)> = (e.outside.into_iter())
+            .map(|l| (l.line, l.reading))
+            .collect();
+        assert_eq!(
+            outside,
+            vec![(1, disallow("/x", false)), (9, disallow("/a", true))]
+        );
+        assert_eq!(e.star_passed_over, vec![10]);
+        let e = Robots::parse(body.as_bytes())
+            .decide("Foo", "/")
+            .explanation;
+        let GroupChoice::Chosen { groups, .. } = &e.groups else {
+            panic!("a record names the robot: {e}");
+        };
+        assert!(!groups[0].by_part_of_name, "the whole name");
+    }
+
     #[test]
     fn user_agent_after_disallow_starts_a_record() {
         let body = "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n";
         assert_eq!(verdict(body, "b", "/x"), Verdict::Allowed);
         assert_eq!(verdict(body, "b", "/y"), Verdict::Disallowed);
+        let e = Robots::parse(body.as_bytes()).decide("b", "/y").explanation;
+        let GroupChoice::Chosen { groups, .. } = &e.groups else {
+            panic!("b is named: {e}");
+        };
+        assert_eq!(
+            (groups[0].begins, groups[0].ends),
+            (Boundary::UserAgent, Boundary::File)
+        );
+        // A blank line that only Sitemap lines follow ends nothing a parser could read on.
+        let body = "User-agent: a\nDisallow: /x\n\nSitemap: /s\n";
+        let e = Robots::parse(body.as_bytes()).decide("a", "/x").explanation;
+        let GroupChoice::Chosen { groups, .. } = &e.groups else {
+            panic!("a is named: {e}");
+        };
+        assert_eq!(groups[0].ends, Boundary::File);
     }
 
     #[test]

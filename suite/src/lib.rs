@@ -9,7 +9,8 @@
 //! nothing else: no processes, no reports.
 //!
 //! It also holds what the `robotstxt-test` application builds on and a parser author may reuse:
-//! asking a suspect check again ([`reask`]), the causes non-passes are grouped by ([`grouping`]),
+//! asking a suspect check again ([`reask`]), what causes a parser to answer otherwise ([`cause`])
+//! and the non-passes of a run grouped by it ([`grouping`]),
 //! expectation files and the gate that judges a run against one ([`expectations`]), and the text
 //! blocks that show a case and a failure ([`blocks`], [`visible`]).
 //!
@@ -50,6 +51,7 @@
 
 pub mod blocks;
 pub mod cases;
+pub mod cause;
 #[cfg(feature = "conformance")]
 pub mod conformance;
 pub mod embedded;

@@ -119,9 +119,10 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
                 failed = Some(Error::Write(e));
             }
             bar.println(format!(
-                "{}  {} lines  {}",
+                "{}  {} lines  {}: {}",
                 file.display(),
                 raw_lines(&finding.case.case.body).count(),
+                finding.case.cause,
                 finding.signature
             ));
             written.push(file);

@@ -12,11 +12,11 @@ pub mod render;
 use robotstxt_reference::open_points::{open_points, OpenPoint};
 use robotstxt_reference::{Decision, Profile, Robots, Verdict};
 use robotstxt_runtime::side_by_side::{side_by_side, Worker};
+use robotstxt_suite::cause::BodyMarks;
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
 
-use crate::fuzz::case::spec_for;
+use crate::fuzz::case::clause_for;
 use crate::fuzz::{Candidate, Judgement, Oracle};
-use crate::survey::cause::FileMarks;
 
 /// Everything `compare` found: the reference's decisions and one column per engine.
 #[derive(Debug, Clone)]
@@ -152,7 +152,7 @@ impl Comparison {
             queries,
             reference,
             columns,
-            file: FileMarks::of(body).describe(),
+            file: BodyMarks::of(body).describe(),
         }
     }
 
@@ -263,15 +263,16 @@ fn opposite(verdict: Verdict) -> Verdict {
     }
 }
 
-/// The clause that settles a decision, as the fuzzer's case files name it, and the rule line that
-/// decided under it (or why none did), as the reference explains it.
+/// The section of the clause that settles a decision (the one the disagreement's cause comes
+/// from, as the fuzzer's case files name it), and the rule line that decided under it (or why none
+/// did), as the reference explains it.
 pub fn clause(body: &[u8], query: &Query, profile: Profile, decision: &Decision) -> String {
     let candidate = Candidate {
         body: body.to_vec(),
         agent: query.agent.clone(),
         path: query.path.clone(),
     };
-    let spec = spec_for(profile, &candidate);
+    let section = clause_for(profile, &candidate).section;
     let deciding = decision.explanation.rule_sentence();
-    format!("{spec} ({profile}): {deciding}")
+    format!("{section} ({profile}): {deciding}")
 }

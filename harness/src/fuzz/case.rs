@@ -1,14 +1,16 @@
-//! Writing a finding as a case file in the corpus format (`cases/README.md`).
+//! Writing a finding as a case file in the corpus format (`cases/README.md`), labelled with its
+//! [`Cause`].
 //!
 //! The body is written as a YAML double-quoted string with escapes for every byte that is not
 //! plainly visible, so the file holds the exact bytes; a body that is not UTF-8 is written as
 //! `robots_base64`. The check's `expect` names the scored profile, as a map, so the case says
-//! which text settles it.
+//! which text settles it; its `spec` is the clause its cause comes from.
 
 use std::fmt::Write as _;
 
 use base64::Engine as _;
 use robotstxt_reference::{Profile, Robots, Verdict};
+use robotstxt_suite::cause::{self, BodyMarks, Cause, Clause};
 
 use super::candidate::Candidate;
 
@@ -23,23 +25,22 @@ pub struct FindingCase {
     pub profile: Profile,
     /// The reference's verdict: what the case expects.
     pub expect: Verdict,
+    /// What causes the disagreement, as `run` and the survey name causes.
+    pub cause: Cause,
 }
 
-/// The clause a disagreement is about, from the reference's explanation of its decision.
-pub fn spec_for(profile: Profile, c: &Candidate) -> String {
-    use robotstxt_reference::{GroupChoice, RuleChoice};
+/// What causes a parser to answer `c` otherwise than the reference under `profile`, read by
+/// [`robotstxt_suite::cause`] from the reference's decision: the same causes `run` groups by.
+pub fn cause_of(profile: Profile, c: &Candidate) -> Cause {
     let decision = Robots::parse(profile, &c.body).decide(&c.agent, &c.path);
-    let e = decision.explanation;
-    let rules = matches!(
-        e.rule,
-        RuleChoice::Matched { .. } | RuleChoice::NoRuleMatched { .. }
-    );
-    match (profile, &e.groups) {
-        (Profile::Norobots1994, GroupChoice::Chosen { .. }) if rules => "Disallow".to_owned(),
-        (Profile::Norobots1994, _) => "User-agent".to_owned(),
-        (Profile::Rfc9309, GroupChoice::Chosen { .. }) if rules => "RFC 9309 2.2.2".to_owned(),
-        (Profile::Rfc9309, _) => "RFC 9309 2.2.1".to_owned(),
-    }
+    cause::of_decision(&BodyMarks::of(&c.body), &c.path, &decision)
+}
+
+/// The clause a disagreement is about: the one its cause comes from.
+pub fn clause_for(profile: Profile, c: &Candidate) -> Clause {
+    cause_of(profile, c)
+        .clause(profile)
+        .expect("a cause read from a decision is never an adapter's fault: it has a clause")
 }
 
 impl FindingCase {
@@ -149,6 +150,7 @@ mod tests {
                 },
                 profile: Profile::Norobots1994,
                 expect: Verdict::Disallowed,
+                cause: Cause::LoneCr,
             };
             let yaml = finding.to_yaml();
             let cases = parse_file(&yaml, Path::new("f.yaml"), "fuzz").expect(&yaml);

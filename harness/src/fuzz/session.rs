@@ -11,10 +11,11 @@ use std::time::{Duration, Instant};
 
 use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Robots, Verdict};
+use robotstxt_suite::cause::{self, BodyMarks};
 use robotstxt_suite::engine::{Engine, Handshake, Query, Reply};
 
 use super::candidate::Candidate;
-use super::case::{spec_for, FindingCase};
+use super::case::FindingCase;
 use super::generate::{sample, SplitMix64};
 use super::judge::EngineJudge;
 use super::known::Known;
@@ -263,21 +264,27 @@ pub fn finding_case(
     theirs: Verdict,
     origin: &str,
 ) -> FindingCase {
-    let explanation = Robots::parse(oracle.profile, &reduced.body)
-        .decide(&reduced.agent, &reduced.path)
-        .explanation;
+    let decision =
+        Robots::parse(oracle.profile, &reduced.body).decide(&reduced.agent, &reduced.path);
+    let cause = cause::of_decision(&BodyMarks::of(&reduced.body), &reduced.path, &decision);
+    let explanation = decision.explanation;
     let note = format!(
-        "{origin}, on {}. The reference says {reference} ({explanation}); {} says {theirs}.",
+        "{origin}, on {}. The reference says {reference} ({explanation}); {} says {theirs}. \
+         Cause: {cause}.",
         today(),
         handshake.name
     );
     FindingCase {
         name: format!("{}-{:08x}", kebab(&handshake.name), fnv(reduced) as u32),
-        spec: spec_for(oracle.profile, reduced),
+        spec: cause
+            .clause(oracle.profile)
+            .expect("a cause read from a decision is never an adapter's fault: it has a clause")
+            .spec(),
         note,
         case: reduced.clone(),
         profile: oracle.profile,
         expect: reference,
+        cause,
     }
 }
 

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::blocks::visible_body;
+use robotstxt_suite::cause::Cause;
 use robotstxt_suite::grouping;
 use robotstxt_suite::run::Outcome;
 use robotstxt_suite::visible::shown;
@@ -45,8 +46,8 @@ struct PageData<'a> {
     rows: Vec<Vec<usize>>,
     /// One parser at two versions: the checks they answered differently.
     versions: Vec<VersionData>,
-    /// Every cause of a non-pass, as [`robotstxt_suite::grouping`] names them.
-    causes: Vec<String>,
+    /// Every cause of a non-pass, by label, as [`robotstxt_suite::grouping`] groups them.
+    causes: Vec<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -161,16 +162,16 @@ fn outcome_letter(outcome: Outcome) -> char {
 
 /// The whole page.
 pub fn page(report: &Report) -> String {
-    let mut causes: Vec<String> = Vec::new();
+    let mut causes: Vec<Cause> = Vec::new();
     let cause_maps: Vec<BTreeMap<usize, usize>> = (report.adapters.iter())
         .map(|run| {
             let mut map = BTreeMap::new();
             for group in grouping::group(&report.cases, &run.claimed) {
                 let index = causes
                     .iter()
-                    .position(|c| *c == group.cause)
+                    .position(|&c| c == group.cause)
                     .unwrap_or_else(|| {
-                        causes.push(group.cause.clone());
+                        causes.push(group.cause);
                         causes.len() - 1
                     });
                 map.extend(group.results.iter().map(|&i| (i, index)));
@@ -274,7 +275,7 @@ pub fn page(report: &Report) -> String {
             .collect(),
         rows: matrix::identical_rows(report),
         versions: version_data(report),
-        causes,
+        causes: causes.into_iter().map(Cause::label).collect(),
     };
     let json = serde_json::to_string(&data).expect("the page data always serializes");
     // `replacen` does not look for the placeholder again inside what it inserted.

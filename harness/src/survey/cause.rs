@@ -1,18 +1,21 @@
 //! Why an adapter and the reference disagree: a signature per disagreeing check, and causes that
 //! group signatures.
 //!
-//! A signature is worked out from the disagreement alone, in-process: the two verdicts, whether
-//! the adapter answered as another profile of the reference would, how the reference chose the
-//! record (a named one, the `*` one, none), the rule line that decided and what it holds (`*`,
-//! `$`, `%`, `?`, non-ASCII octets), the kind of probe and the rule it came from, and what is
-//! unusual about the file (lone CR line endings, a byte-order mark, bytes that are not UTF-8, an
-//! HTML page). Being a function of one check, it counts exactly, and shards add up.
+//! A signature is worked out from the disagreement alone, in-process: its [`Cause`] (read by
+//! [`robotstxt_suite::cause`] from the reference's explanation, as `run` reads one), the two
+//! verdicts, whether the adapter answered as another profile of the reference would, how the
+//! reference chose the record (a named one, the `*` one, none), the rule line that decided and
+//! what it holds (`*`, `$`, `%`, `?`, non-ASCII octets), the kind of probe and the rule it came
+//! from, and what is unusual about the file ([`BodyMarks`]). Being a function of one check, it
+//! counts exactly, and shards add up; it starts with its cause's label, so a signature has one
+//! cause.
 //!
-//! A cause is a group of signatures with the same shape: the shape of the example's reduced case
-//! (the signature itself when the example could not be reduced), so signatures that reduce to the
-//! same small case are one cause. Per-cause file counts come from the adapter's `file_sets` (how
-//! many files disagree with exactly which signatures), so a file is counted once per cause
-//! whatever the grouping.
+//! A cause of the survey ([`CauseCount`]) is a group of signatures with the same shape: the shape
+//! of the example's reduced case (the signature itself when the example could not be reduced), so
+//! signatures that reduce to the same small case are one cause. Its [`Cause`] is that of the
+//! reduced case, the plainest evidence there is (else that of the signature). Per-cause file
+//! counts come from the adapter's `file_sets` (how many files disagree with exactly which
+//! signatures), so a file is counted once per cause whatever the grouping.
 
 use std::collections::BTreeMap;
 
@@ -21,53 +24,13 @@ use robotstxt_reference::{
     Decision, GroupChoice, MatchedBy, Profile, RuleChoice, RuleKind, Verdict,
 };
 use robotstxt_suite::blocks::visible_text;
+use robotstxt_suite::cause::{allow_matches, BodyMarks, Cause};
 use robotstxt_suite::engine::Engine;
-use robotstxt_suite::grouping::allow_matches;
 use serde::{Deserialize, Serialize};
 
 use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
 
 use super::probes::{Probe, ProbeKind};
-
-/// What is unusual about a whole file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FileMarks {
-    pub lone_cr: bool,
-    pub bom: bool,
-    pub not_utf8: bool,
-    pub html: bool,
-    pub nul: bool,
-}
-
-impl FileMarks {
-    pub fn of(body: &[u8]) -> FileMarks {
-        let bom = body.starts_with(b"\xEF\xBB\xBF");
-        let text = if bom { &body[3..] } else { body };
-        FileMarks {
-            lone_cr: raw_lines(body).any(|line| line.terminator == b"\r"),
-            bom,
-            not_utf8: std::str::from_utf8(body).is_err(),
-            html: text
-                .iter()
-                .find(|b| !b.is_ascii_whitespace())
-                .is_some_and(|&b| b == b'<'),
-            nul: body.contains(&0),
-        }
-    }
-
-    pub fn describe(self) -> Vec<&'static str> {
-        [
-            (self.lone_cr, "lone CR line endings"),
-            (self.bom, "byte-order mark"),
-            (self.not_utf8, "not UTF-8"),
-            (self.html, "an HTML page"),
-            (self.nul, "NUL bytes"),
-        ]
-        .into_iter()
-        .filter_map(|(on, text)| on.then_some(text))
-        .collect()
-    }
-}
 
 /// What a rule value holds beyond plain path characters: `with *, $` and so on; empty when plain.
 fn value_marks(value: &str) -> String {
@@ -88,11 +51,11 @@ fn value_marks(value: &str) -> String {
     }
 }
 
-/// The signature of one disagreeing check: see the module docs. `others` are the profiles of the
-/// reference whose verdict the adapter gave.
+/// The signature of one disagreeing check, of cause `cause`: see the module docs. `others` are
+/// the profiles of the reference whose verdict the adapter gave.
 pub fn signature(
-    body: &[u8],
-    marks: &FileMarks,
+    cause: Cause,
+    marks: &BodyMarks,
     probe: &Probe,
     decision: &Decision,
     actual: Verdict,
@@ -100,10 +63,10 @@ pub fn signature(
 ) -> String {
     let explanation = &decision.explanation;
     let (record, records) = explanation.profile.group_words();
-    let mut parts = vec![format!(
-        "reference {}, adapter {}",
-        decision.verdict, actual
-    )];
+    let mut parts = vec![
+        cause.label().to_owned(),
+        format!("reference {}, adapter {}", decision.verdict, actual),
+    ];
     for other in others {
         parts.push(format!("as {other} says"));
     }
@@ -142,7 +105,7 @@ pub fn signature(
             ..
         }
     );
-    if !allow_decided && allow_matches(body, &explanation.groups, &probe.query.path) {
+    if !allow_decided && allow_matches(explanation, &probe.query.path) {
         parts.push("an Allow line matches too".to_owned());
     }
     if probe.kind == ProbeKind::Cased {
@@ -193,6 +156,8 @@ pub struct Reduced {
     pub robots: Vec<String>,
     pub agent: String,
     pub path: String,
+    /// What causes the disagreement, read from the reduced case: little else is left in it.
+    pub cause: Cause,
 }
 
 impl Reduced {
@@ -248,6 +213,7 @@ pub fn reduce(
     let every: Vec<u32> = raw_lines(&reduced.body).map(|line| line.number).collect();
     Some(Reduced {
         robots: numbered_lines(&reduced.body, &every),
+        cause: fuzz::case::cause_of(profile, &reduced),
         agent: reduced.agent,
         path: reduced.path,
     })
@@ -310,6 +276,8 @@ pub fn numbered_lines(body: &[u8], wanted: &[u32]) -> Vec<String> {
 /// sorts first, so that shards merge into exactly the whole run's choice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SignatureCount {
+    /// The cause its signature starts with.
+    pub cause: Cause,
     pub signature: String,
     /// Files with at least one check of this signature.
     pub files: usize,
@@ -320,9 +288,11 @@ pub struct SignatureCount {
     pub example: Example,
 }
 
-/// A group of signatures with one shape.
+/// A group of signatures with one shape, and the cause they share.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cause {
+pub struct CauseCount {
+    /// The cause of the reduced case they share (or of the one signature, unreduced).
+    pub cause: Cause,
     pub shape: String,
     /// Files with at least one check of the cause.
     pub files: usize,
@@ -347,11 +317,11 @@ pub fn parse_set_key(key: &str) -> Option<Vec<usize>> {
     key.split(',').map(|i| i.parse().ok()).collect()
 }
 
-/// The shape a signature is grouped under: its reduced case, else the signature itself.
-fn shape_of(signature: &SignatureCount) -> String {
+/// The cause and the shape a signature is grouped under: its reduced case's, else its own.
+fn shape_of(signature: &SignatureCount) -> (Cause, String) {
     match &signature.example.reduced {
-        Some(reduced) => reduced.shape(),
-        None => signature.signature.clone(),
+        Some(reduced) => (reduced.cause, reduced.shape()),
+        None => (signature.cause, signature.signature.clone()),
     }
 }
 
@@ -362,8 +332,8 @@ pub fn causes(
     signatures: &[SignatureCount],
     file_sets: &BTreeMap<String, usize>,
     host_sets: &BTreeMap<String, u64>,
-) -> Vec<Cause> {
-    let mut by_shape: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+) -> Vec<CauseCount> {
+    let mut by_shape: BTreeMap<(Cause, String), Vec<usize>> = BTreeMap::new();
     for (index, signature) in signatures.iter().enumerate() {
         by_shape.entry(shape_of(signature)).or_default().push(index);
     }
@@ -375,9 +345,9 @@ pub fn causes(
         .iter()
         .filter_map(|(key, &hosts)| parse_set_key(key).map(|set| (set, hosts)))
         .collect();
-    let mut causes: Vec<Cause> = by_shape
+    let mut causes: Vec<CauseCount> = by_shape
         .into_iter()
-        .map(|(shape, mut members)| {
+        .map(|((cause, shape), mut members)| {
             // The member with the most files stands first; its example shows the cause.
             members.sort_by(|&a, &b| {
                 signatures[b]
@@ -397,7 +367,8 @@ pub fn causes(
                     .filter(|(set, _)| set.iter().any(|i| members.contains(i)))
                     .fold(0u64, |sum, (_, hosts)| sum.saturating_add(*hosts))
             });
-            Cause {
+            CauseCount {
+                cause,
                 shape,
                 files,
                 hosts,
@@ -414,6 +385,7 @@ pub fn causes(
             .cmp(&a.files)
             .then(b.checks.cmp(&a.checks))
             .then(a.shape.cmp(&b.shape))
+            .then(a.cause.cmp(&b.cause))
     });
     causes
 }

@@ -43,11 +43,12 @@ use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
 use robotstxt_runtime::side_by_side::Worker;
+use robotstxt_suite::cause::{self as causes, BodyMarks};
 use robotstxt_suite::engine::{
     ClaimedProfile, Engine, Fault, Handshake, Query, Reply, SharedRequest,
 };
 
-use self::cause::{Example, FileMarks};
+use self::cause::Example;
 use self::corpus::{read_corpus, CorpusError, CorpusFile};
 use self::probes::Probe;
 
@@ -201,7 +202,7 @@ pub struct AdapterSurvey {
     pub unavailable: Option<String>,
     /// Disagreements grouped by cause, most files first (derived from `signatures` and
     /// `file_sets`).
-    pub causes: Vec<cause::Cause>,
+    pub causes: Vec<cause::CauseCount>,
     /// Every disagreement signature seen, in signature order.
     pub signatures: Vec<cause::SignatureCount>,
     /// How many files disagree with exactly this set of signatures (indices into `signatures`,
@@ -222,7 +223,7 @@ pub struct AdapterSurvey {
 struct Job {
     name: String,
     body: Vec<u8>,
-    marks: FileMarks,
+    marks: BodyMarks,
     probes: Vec<Probe>,
     queries: Vec<Query>,
     /// The reference's verdicts, per profile in [`Profile::ALL`] order.
@@ -254,7 +255,7 @@ impl Job {
             .map(|_| queries.iter().map(|_| OnceLock::new()).collect())
             .collect();
         Job {
-            marks: FileMarks::of(&file.body),
+            marks: BodyMarks::of(&file.body),
             name: file.name,
             body: file.body,
             probes,
@@ -417,14 +418,15 @@ impl Tally<'_> {
                 .copied()
                 .filter(|&p| p != self.compared && job.reference(p)[query] == actual)
                 .collect();
-            let signature =
-                cause::signature(&job.body, &job.marks, probe, &decision, actual, &others);
+            let cause = causes::of_decision(&job.marks, &probe.query.path, &decision);
+            let signature = cause::signature(cause, &job.marks, probe, &decision, actual, &others);
             let example = || Example::of(&job.name, &job.body, probe, &decision, actual);
             let index = match self.index.get(&signature) {
                 Some(&index) => index,
                 None => {
                     self.index.insert(signature.clone(), self.found.len());
                     self.found.push(cause::SignatureCount {
+                        cause,
                         signature,
                         files: 0,
                         checks: 0,

@@ -181,15 +181,16 @@ pub fn markdown(survey: &Survey) -> String {
     }
     out.push_str("\n## Causes\n\n");
     out.push_str(
-        "Each disagreeing check has a signature: both verdicts, the profile of the reference it \
-         agrees with instead (if any), how the reference chose the record or group, the rule line \
-         that decided and what it holds (`*`, `$`, `%`, `?`, non-ASCII), the kind of probe (and the \
-         rule it came from, when another rule decided), and what is unusual about the file. The \
-         example of each of the most common signatures per adapter (the disagreement in the file \
-         whose name sorts first) is reduced against the adapter to a small canonical case, and \
-         signatures whose examples reduce to the same case form one cause (the case is shown, `⏎` \
-         between its lines). A file counts once per cause. The most common causes per adapter \
-         follow with their examples; `survey.json` lists every signature.\n",
+        "Each disagreeing check has a signature: its cause (as `run` names causes), both \
+         verdicts, the profile of the reference it agrees with instead (if any), how the \
+         reference chose the record or group, the rule line that decided and what it holds (`*`, \
+         `$`, `%`, `?`, non-ASCII), the kind of probe (and the rule it came from, when another \
+         rule decided), and what is unusual about the file. The example of each of the most \
+         common signatures per adapter (the disagreement in the file whose name sorts first) is \
+         reduced against the adapter to a small canonical case, and signatures whose examples \
+         reduce to the same case form one cause, named by what causes the reduced case (the case \
+         is shown, `⏎` between its lines). A file counts once per cause. The most common causes \
+         per adapter follow with their examples; `survey.json` lists every signature.\n",
     );
     for a in &survey.adapters {
         adapter_causes(&mut out, a);
@@ -229,7 +230,12 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
                     1 => String::new(),
                     n => format!(" (and {} more signatures)", n - 1),
                 };
-                format!("{} — {}{more}", code(&c.shape), cell(first))
+                format!(
+                    "{}: {} — {}{more}",
+                    cell(c.cause.label()),
+                    code(&c.shape),
+                    cell(first)
+                )
             };
             let files = match c.hosts {
                 Some(hosts) => format!("{} | {hosts}", c.files),

@@ -28,7 +28,8 @@ fn records(layout: &Layout) -> (Vec<Record>, Vec<usize>) {
             disallows: index(&r.disallows),
         })
         .collect();
-    (records, index(robots.disallows_outside()))
+    let outside: Vec<u32> = robots.disallows_outside().collect();
+    (records, index(&outside))
 }
 
 pub(super) fn find(layout: &Layout, found: &mut Found) {

@@ -17,6 +17,7 @@
 mod groups;
 mod pattern;
 mod percent;
+mod reading;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -66,6 +67,11 @@ pub struct Robots<'a> {
     groups: Vec<Group>,
     agents: Vec<AgentLine<'a>>,
     rules: Vec<RuleLine<'a>>,
+    /// The lines passed over after the first user-agent line (blank lines, comments, other
+    /// records, lines without a colon), in file order: kept only to be shown.
+    passed_over: Vec<Line<'a>>,
+    /// The rules before the first user-agent line, which are in no group: kept only to be shown.
+    outside: Vec<RuleLine<'a>>,
 }
 
 /// One group by line numbers, as [`Robots::groups`] shows it.
@@ -154,8 +160,9 @@ impl<'a> Robots<'a> {
         let mut robots = Robots::default();
         for line in body {
             match line.kind {
-                // RFC 9309 §2.2: `emptyline = EOL` with `EOL = *WS [comment] NL`: nothing to do.
-                LineKind::Blank | LineKind::CommentOnly => {}
+                // RFC 9309 §2.2: `emptyline = EOL` with `EOL = *WS [comment] NL`: nothing to do
+                // but keep it for explanations.
+                LineKind::Blank | LineKind::CommentOnly => robots.pass_over(line),
                 LineKind::Field { name, value } => match Field::of(name) {
                     Field::UserAgent => robots.user_agent(line.number, value),
                     Field::Rule(kind) => robots.rule(line.number, kind, value),
@@ -163,12 +170,12 @@ impl<'a> Robots<'a> {
                     // parsing of explicitly defined records in Section 2. For example, a
                     // "Sitemaps" record MUST NOT terminate a group." Other records (Sitemap,
                     // Crawl-delay, anything else) are skipped: they neither start nor end a group.
-                    Field::Other => {}
+                    Field::Other => robots.pass_over(line),
                 },
                 // Choice: a line without a colon (`Disallow /a`) fits no record of the grammar;
                 // it is skipped like an other record (§2.3.1.5: "Crawlers MUST use the parseable
                 // rules": it is not one).
-                LineKind::NoColon(_) => {}
+                LineKind::NoColon(_) => robots.pass_over(line),
             }
         }
         robots
@@ -226,22 +233,32 @@ impl<'a> Robots<'a> {
     /// RFC 9309 §2.2.2: "Duplicate rules in a group MAY be deduplicated." Choice: they are kept;
     /// deduplicating cannot change a verdict, and an explanation names the first of equals.
     fn rule(&mut self, line: u32, kind: RuleKind, value: &'a [u8]) {
-        if self.groups.is_empty() {
-            return;
-        }
         let normalized = match normalize_rule(value) {
             Cow::Borrowed(_) => None,
             Cow::Owned(owned) => Some(owned.into_boxed_slice()),
         };
-        self.rules.push(RuleLine {
+        let rule = RuleLine {
             line,
             kind,
             value,
             normalized,
-        });
+        };
+        if self.groups.is_empty() {
+            self.outside.push(rule);
+            return;
+        }
+        self.rules.push(rule);
         if let Some(group) = self.groups.last_mut() {
             group.rules.end = self.rules.len();
             group.last_line = line;
+        }
+    }
+
+    /// A line that is neither a user-agent line nor a rule: kept, once a group has begun, for
+    /// explanations.
+    fn pass_over(&mut self, line: Line<'a>) {
+        if !self.groups.is_empty() {
+            self.passed_over.push(line);
         }
     }
 
@@ -259,13 +276,17 @@ impl<'a> Robots<'a> {
                 groups: self
                     .groups
                     .iter()
-                    .filter_map(|group| {
+                    .enumerate()
+                    .filter_map(|(index, group)| {
                         let agent = self.applying_agent(group, token, by)?;
                         Some(ChosenGroup {
                             first_line: group.first_line,
                             last_line: group.last_line,
                             agent_line: agent.line,
                             agent_value: lossy(agent.value),
+                            by_part_of_name: false,
+                            begins: self.boundary_before(index),
+                            ends: self.boundary_before(index + 1),
                         })
                     })
                     .collect(),
@@ -321,6 +342,9 @@ impl<'a> Robots<'a> {
                 name: lossy(token).to_ascii_lowercase(),
                 groups,
                 rule,
+                lines: by.map_or_else(Vec::new, |by| self.read_groups(token, by, &uri)),
+                outside: self.read_outside(&uri),
+                star_passed_over: self.star_passed_over(token, by),
             },
         }
     }

@@ -2,6 +2,7 @@
 //! match, wildcards, percent-encoding, and that any bytes parse.
 
 use super::*;
+use crate::explain::{Boundary, Reading};
 
 fn decide(body: &str, agent: &str, path: &str) -> Decision {
     let robots = Robots::parse(body.as_bytes());
@@ -390,6 +391,89 @@ fn any_bytes_parse_and_decide_alike() {
             let d = robots.decide(agent, path);
             assert_eq!(d.verdict == Allowed, robots.is_allowed(agent, path));
             let _ = d.explanation.to_string();
+            // The deciding rule is among the matching rules the explanation lists, and when no
+            // rule decided none of them matches.
+            let matching: Vec<u32> = (d.explanation.lines.iter())
+                .filter(|l| matches!(l.reading, Reading::Rule { matches: true, .. }))
+                .map(|l| l.line)
+                .collect();
+            match &d.explanation.rule {
+                RuleChoice::Matched { line, .. } => assert!(matching.contains(line)),
+                RuleChoice::NoRuleMatched { .. } => assert!(matching.is_empty()),
+                _ => {}
+            }
         }
     }
+}
+
+/// An explanation lists every line of the chosen groups as the profile read them: every rule that
+/// matches the path (not only the one that decided), and the lines passed over inside the group,
+/// and why; then the rules outside every group, and the `*` group passed over for a named one.
+#[test]
+fn explanation_lists_the_lines_of_the_chosen_groups() {
+    let body = "Disallow: /x\nUser-agent: FooBot\n\n# note\nCrawl-delay: 5\nUser-agent: BarBot\n\
+                Allow: /a\nDisallow: /\nno colon\n\nUser-agent: *\nDisallow: /a\n";
+    let e = decide(body, "FooBot/2.1", "/a/b").explanation;
+    let rule = |kind, value: &str, matches| Reading::Rule {
+        kind,
+        value: value.to_owned(),
+        matches,
+    };
+    let agent = |value: &str, applies| Reading::Agent {
+        value: value.to_owned(),
+        applies,
+    };
+    let lines: Vec<(u32, Reading)> = e.lines.into_iter().map(|l| (l.line, l.reading)).collect();
+    assert_eq!(
+        lines,
+        vec![
+            (2, agent("FooBot", true)),
+            (3, Reading::Blank),
+            (4, Reading::Comment),
+            (
+                5,
+                Reading::Other {
+                    name: "Crawl-delay".into(),
+                    value: "5".into()
+                }
+            ),
+            (6, agent("BarBot", false)),
+            (7, rule(RuleKind::Allow, "/a", true)),
+            (8, rule(RuleKind::Disallow, "/", true)),
+        ]
+    );
+    let outside: Vec<(u32, Reading)> = (e.outside.into_iter())
+        .map(|l| (l.line, l.reading))
+        .collect();
+    assert_eq!(outside, vec![(1, rule(RuleKind::Disallow, "/x", false))]);
+    assert_eq!(e.star_passed_over, vec![11]);
+    let GroupChoice::Chosen { groups, .. } = &e.groups else {
+        panic!("FooBot is named: {:?}", e.groups);
+    };
+    assert_eq!(
+        (groups[0].begins, groups[0].ends),
+        (Boundary::File, Boundary::BlankLine)
+    );
+    let e = decide(
+        "User-agent: a\nDisallow: /x\nUser-agent: b\nDisallow: /y\n",
+        "b",
+        "/y",
+    )
+    .explanation;
+    let GroupChoice::Chosen { groups, .. } = &e.groups else {
+        panic!("b is named: {e}");
+    };
+    assert_eq!(
+        (groups[0].begins, groups[0].ends),
+        (Boundary::UserAgent, Boundary::File)
+    );
+    // For a robot nothing names, the `*` group's lines; nothing is passed over for it.
+    let e = decide(body, "OtherBot", "/a/b").explanation;
+    let lines: Vec<u32> = e.lines.iter().map(|l| l.line).collect();
+    assert_eq!(lines, vec![11, 12]);
+    assert!(e.star_passed_over.is_empty());
+    // Rules match in normal form, as the deciding one does.
+    let e = decide("User-agent: *\nDisallow: /%61\nAllow: /a/b/c\n", "x", "/a").explanation;
+    assert_eq!(e.lines[1].reading, rule(RuleKind::Disallow, "/%61", true));
+    assert_eq!(e.lines[2].reading, rule(RuleKind::Allow, "/a/b/c", false));
 }

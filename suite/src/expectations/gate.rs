@@ -14,7 +14,7 @@
 //! | yes | pass or unspecified | [`Status::UnexpectedPass`] (fails the run under `--strict`) |
 
 use crate::cases::Case;
-use crate::grouping;
+use crate::cause;
 use crate::run::{CheckResult, Outcome};
 
 use super::{CheckId, Entry, ExpectationFile, Listed};
@@ -141,7 +141,7 @@ pub fn updated(
             continue;
         };
         let cause = if known_unstable && r.outcome != Outcome::Unstable {
-            grouping::cause(
+            cause::of_result(
                 case,
                 &CheckResult {
                     outcome: Outcome::Unstable,
@@ -149,7 +149,7 @@ pub fn updated(
                 },
             )
         } else {
-            grouping::cause(case, r)
+            cause::of_result(case, r)
         };
         file.entries.push(Entry {
             cause: Some(cause),

@@ -6,7 +6,7 @@
 //! expectations:
 //!   - check: line-endings/cr-only#0     # case id, '#', check index from 0
 //!     outcome: fail                      # fail | unstable | error | crash | timeout | protocol-error | skipped
-//!     cause: CR-only line endings        # optional: what `run` groups it under
+//!     cause: CR-only line endings        # optional: what `run` groups it under (label or id)
 //!     reason: "splits lines on NL only"
 //!     issue: https://example.org/...     # optional
 //! ```
@@ -31,6 +31,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::cases::Case;
+use crate::cause::Cause;
 use crate::located::LocatedError;
 use crate::run::Outcome;
 
@@ -139,9 +140,9 @@ impl fmt::Display for Listed {
 pub struct Entry {
     pub check: CheckId,
     pub outcome: Listed,
-    /// What causes it, as [`crate::grouping`] names it: the same label `run` groups it under.
-    /// Written by every update (optional when read: files from before it have none).
-    pub cause: Option<String>,
+    /// What causes it: the cause `run` groups it under. Written by every update, as the cause's
+    /// label; read as its label or its id (optional when read: files from before it have none).
+    pub cause: Option<Cause>,
     /// Why the parser does not pass: for people reading the file.
     pub reason: String,
     /// Where the difference is tracked (the parser's issue tracker), if anywhere.
@@ -204,7 +205,7 @@ impl ExpectationFile {
             entries.push(Entry {
                 check: entry.check.0.clone(),
                 outcome: entry.outcome.0,
-                cause: entry.cause.as_ref().map(|c| c.0.clone()),
+                cause: entry.cause.as_ref().map(|c| c.0),
                 reason: entry.reason.0.clone(),
                 issue: entry.issue.as_ref().map(|i| i.0.clone()),
                 line,
@@ -284,7 +285,7 @@ impl ExpectationFile {
                 .map(|e| RawEntry {
                     check: CheckIdField(e.check.clone()),
                     outcome: ListedField(e.outcome),
-                    cause: e.cause.clone().map(Text),
+                    cause: e.cause.map(CauseField),
                     reason: Text(e.reason.clone()),
                     issue: e.issue.clone().map(Url),
                 })
@@ -329,7 +330,7 @@ impl ExpectationFile {
     pub fn counts_by_cause(&self) -> Vec<(String, usize)> {
         let mut counts: Vec<(String, usize)> = Vec::new();
         for entry in &self.entries {
-            let cause = entry.cause.as_deref().unwrap_or("no cause recorded");
+            let cause = entry.cause.map_or("no cause recorded", Cause::label);
             match counts.iter_mut().find(|(c, _)| c == cause) {
                 Some((_, n)) => *n += 1,
                 None => counts.push((cause.to_owned(), 1)),
@@ -379,7 +380,7 @@ struct RawEntry {
     check: CheckIdField,
     outcome: ListedField,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    cause: Option<Text>,
+    cause: Option<CauseField>,
     reason: Text,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     issue: Option<Url>,
@@ -434,6 +435,14 @@ string_field!(
 );
 
 string_field!(
+    CauseField(Cause),
+    |s| s
+        .parse()
+        .map_err(|e: crate::cause::UnknownCause| e.to_string()),
+    |cause| cause.label().to_owned()
+);
+
+string_field!(
     ListedField(Listed),
     |s| match Listed::ALL.into_iter().find(|l| l.outcome().as_str() == s) {
         Some(listed) => Ok(listed),
@@ -462,3 +471,32 @@ string_field!(
     },
     |s| s.clone()
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cause reads from its label (what updates write, and what files written before causes
+    /// were typed hold) or from its id, and is written back as its label.
+    #[test]
+    fn causes_read_by_label_or_id_and_write_as_labels() {
+        let text = "adapter: a\nexpectations:\n\
+                    - check: x/y#0\n  outcome: fail\n  cause: CR-only line endings\n  reason: r\n\
+                    - check: x/y#1\n  outcome: fail\n  cause: star-group\n  reason: r\n\
+                    - check: x/y#2\n  outcome: fail\n  reason: r\n";
+        let file = ExpectationFile::parse(text, Path::new("e.yaml")).unwrap();
+        let causes: Vec<Option<Cause>> = file.entries.iter().map(|e| e.cause).collect();
+        assert_eq!(
+            causes,
+            [
+                Some(Cause::LoneCr),
+                Some(Cause::StarRecord(robotstxt_reference::Profile::Rfc9309)),
+                None
+            ]
+        );
+        let yaml = file.to_yaml();
+        assert!(yaml.contains("  cause: CR-only line endings\n"), "{yaml}");
+        assert!(yaml.contains("  cause: the `*` group applies\n"), "{yaml}");
+        assert!(yaml.contains("#   1 check: no cause recorded\n"), "{yaml}");
+    }
+}
