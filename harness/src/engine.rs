@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
+use crate::agents::AgentForm;
+
 /// One question about a body.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Query {
@@ -17,22 +19,9 @@ pub struct Query {
     pub path: String,
 }
 
-/// The product token of an agent as the robot gives it, by the one rule the protocol states: its
-/// leading run of the characters RFC 9309 §2.2.1 allows in a product token (`a-z`, `A-Z`, `_`,
-/// `-`). `FooBot/2.1` gives `FooBot`; `Mozilla/5.0 (compatible; FooBot/2.1)` gives `Mozilla`;
-/// `5emeRue` gives the empty string. RFC 9309 says what a token may hold, not how a caller derives
-/// one, so a check whose agent is not a token itself is never scored under rfc9309.
-pub fn product_token(agent: &str) -> &str {
-    let end = agent
-        .find(|c: char| !(c.is_ascii_alphabetic() || c == '_' || c == '-'))
-        .unwrap_or(agent.len());
-    &agent[..end]
-}
-
-/// Whether `agent` is a product token as RFC 9309 §2.2.1 allows one: letters, `_` and `-` only.
-pub fn is_product_token(agent: &str) -> bool {
-    !agent.is_empty() && product_token(agent) == agent
-}
+// The forms of a robot's name an adapter may be handed live in `agents`; these two are used
+// here and by the corpus's rules under their old paths.
+pub use crate::agents::{is_product_token, product_token};
 
 /// What an engine says about itself: the adapter protocol's handshake.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,6 +117,12 @@ pub trait Engine: Send {
 
     /// Why the engine cannot answer at all (it could not start, or broke down), if so.
     fn unavailable(&self) -> Option<&str> {
+        None
+    }
+
+    /// Which form of each query's agent the engine hands its parser, when known (an adapter's
+    /// manifest says; a bare command does not): shown beside the agent in failure blocks.
+    fn agent_form(&self) -> Option<AgentForm> {
         None
     }
 

@@ -49,6 +49,7 @@
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 
 pub mod adapter;
+pub mod agents;
 pub mod atomic;
 pub mod cache;
 pub mod cases;

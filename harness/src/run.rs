@@ -10,6 +10,7 @@ use std::sync::Arc;
 use robotstxt_reference::{Profile, Verdict};
 use serde::{Deserialize, Serialize};
 
+use crate::agents::AgentForm;
 use crate::cases::{Case, Ruling};
 use crate::engine::{Engine, Failure, Fault, Query, Reply, SharedRequest};
 use crate::turns::Turns;
@@ -93,6 +94,9 @@ pub struct CheckResult {
     /// On a check its profile leaves open, the fault that came instead of an answer (`error`,
     /// `crash`...): shown, never scored, so `outcome` is `unspecified`.
     pub open_fault: Option<Outcome>,
+    /// What the engine handed its parser as the robot's name, when the engine says which form it
+    /// hands (see [`note_handed`]).
+    pub handed: Option<String>,
 }
 
 /// Which profile's expectations score an engine's answers.
@@ -132,7 +136,19 @@ pub fn run_case(
     scoring: Scoring,
 ) -> Vec<CheckResult> {
     let reply = engine.check(&case.id, &case.robots, &queries_of(case));
-    score(case_index, case, &reply, scoring)
+    let mut results = score(case_index, case, &reply, scoring);
+    note_handed(&mut results, case, engine.agent_form());
+    results
+}
+
+/// Records in each result of `case` what an engine handing `form` gave its parser as the
+/// robot's name; nothing when the form is not known.
+pub fn note_handed(results: &mut [CheckResult], case: &Case, form: Option<AgentForm>) {
+    if let Some(form) = form {
+        for r in results {
+            r.handed = Some(form.handed(&case.checks[r.check].agent).to_owned());
+        }
+    }
 }
 
 /// Scores an engine's answer to a case's queries. Separate from asking, so that one answer can
@@ -211,6 +227,7 @@ pub fn score(
                 outcome,
                 detail,
                 open_fault,
+                handed: None,
             }
         })
         .collect()
@@ -253,8 +270,9 @@ pub fn run_engines(
             (index, case, request): &(usize, &'c Case, SharedRequest),
         ) {
             let reply = engine.check_shared(&case.id, &case.robots, &queries_of(case), request);
-            self.results
-                .extend(score(*index, case, &reply, self.scoring));
+            let mut results = score(*index, case, &reply, self.scoring);
+            note_handed(&mut results, case, engine.agent_form());
+            self.results.extend(results);
             (self.progress)(self.engine, index + 1, self.total);
         }
     }

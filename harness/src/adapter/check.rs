@@ -92,7 +92,7 @@ impl Exchange {
             .queries
             .iter()
             .map(|(agent, path)| {
-                json!({"agent": agent, "product_token": crate::engine::product_token(agent), "path": path, "url": full_url(path)})
+                json!({"agent": agent, "product_token": crate::agents::product_token(agent), "name": crate::agents::robot_name(agent), "path": path, "url": full_url(path)})
             })
             .collect();
         let request = json!({

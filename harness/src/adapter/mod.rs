@@ -5,6 +5,7 @@
 //! nothing of any one parser: everything parser-specific is in the adapter's folder.
 
 pub mod check;
+pub mod handing;
 pub mod holders;
 pub mod install;
 pub mod manifest;
@@ -23,6 +24,14 @@ use crate::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, R
 /// run, the result is an engine that answers every batch as unavailable, with the reason, so that
 /// a run reports its checks as skipped rather than failing.
 pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Engine> {
+    Box::new(handing::Handing::new(
+        start(adapter, limits, log),
+        adapter.manifest.agent,
+    ))
+}
+
+/// [`open`] without saying which form of the agent the engine hands its parser.
+fn start(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Engine> {
     if adapter.in_process {
         return match adapter.manifest.profile.parse() {
             Ok(profile) => Box::new(ReferenceEngine::new(profile)),

@@ -146,6 +146,7 @@ struct CheckRequest<'a> {
 struct WireQuery<'a> {
     agent: &'a str,
     product_token: &'a str,
+    name: &'a str,
     path: &'a str,
     url: String,
 }
@@ -233,7 +234,8 @@ fn encode_check(id: &str, robots: &[u8], queries: &[Query]) -> Vec<u8> {
             .iter()
             .map(|q| WireQuery {
                 agent: &q.agent,
-                product_token: crate::engine::product_token(&q.agent),
+                product_token: crate::agents::product_token(&q.agent),
+                name: crate::agents::robot_name(&q.agent),
                 path: &q.path,
                 url: crate::local_url::full_url(&q.path),
             })

@@ -98,9 +98,15 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
     }
     let _ = writeln!(out, "  robots.txt ({} bytes):", case.robots.len());
     out.push_str(&visible_body(&case.robots));
+    // What the parser was handed beside the agent, so that a convention problem (a version
+    // kept, a digit dropped) shows at first sight.
+    let handed = result
+        .handed
+        .as_ref()
+        .map_or_else(String::new, |h| format!(", handed `{}`", shown(h)));
     let _ = writeln!(
         out,
-        "  query: agent `{}`, path `{}`",
+        "  query: agent `{}`{handed}, path `{}`",
         check.agent, check.path
     );
     let expected = result

@@ -134,6 +134,10 @@ impl Engine for Recorder {
         self.inner.unavailable()
     }
 
+    fn agent_form(&self) -> Option<crate::agents::AgentForm> {
+        self.inner.agent_form()
+    }
+
     fn fresh_start(&mut self) {
         self.inner.fresh_start();
     }
@@ -208,7 +212,9 @@ pub fn collect(
                         .zip(&log)
                         .enumerate()
                         .flat_map(|(i, (case, (reply, _)))| {
-                            run::score(i, case, reply, Scoring::Forced(profile))
+                            let mut scored = run::score(i, case, reply, Scoring::Forced(profile));
+                            run::note_handed(&mut scored, case, engine.agent_form());
+                            scored
                         })
                         .map(|mut r| {
                             let seen = unstable.get(&(r.case, r.check));
