@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::agents::AgentForm;
 use crate::cases::{Case, Ruling};
 use crate::engine::{Engine, Failure, Fault, Query, Reply, SharedRequest};
+use crate::readings::Readings;
 use crate::turns::Turns;
 
 /// How one check came out.
@@ -94,6 +95,9 @@ pub struct CheckResult {
     /// On a check its profile leaves open, the fault that came instead of an answer (`error`,
     /// `crash`...): shown, never scored, so `outcome` is `unspecified`.
     pub open_fault: Option<Outcome>,
+    /// The readings the check rests on under `scored_under` (see [`crate::readings`]): empty for
+    /// a decided check, and for one that is not scored.
+    pub rests_on: Readings,
     /// What the engine handed its parser as the robot's name, when the engine says which form it
     /// hands (see [`note_handed`]).
     pub handed: Option<String>,
@@ -218,6 +222,10 @@ pub fn score(
             } else {
                 outcome
             };
+            let rests_on = match scored {
+                Some((profile, Ruling::Is(_))) => check.readings.under(profile),
+                _ => Readings::NONE,
+            };
             CheckResult {
                 case: case_index,
                 check: check_index,
@@ -227,6 +235,7 @@ pub fn score(
                 outcome,
                 detail,
                 open_fault,
+                rests_on,
                 handed: None,
             }
         })

@@ -92,7 +92,18 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
         "{}#{} — {} (scored under {})",
         case.id, result.check, result.outcome, profile
     );
-    let _ = writeln!(out, "  spec: {}", shown(&case.spec));
+    let _ = writeln!(
+        out,
+        "  spec: {}",
+        shown(case.spec_for(profile).unwrap_or(&case.spec))
+    );
+    for reading in result.rests_on.iter() {
+        let _ = writeln!(
+            out,
+            "  reading: {reading} ({}), scored apart from the decided checks",
+            reading.summary()
+        );
+    }
     if let Some(note) = &case.note {
         let _ = writeln!(out, "  note: {}", shown(note.trim()));
     }
