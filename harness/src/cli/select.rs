@@ -188,6 +188,7 @@ impl AdapterArgs {
                 about: Some(About {
                     input: adapter.manifest.input.clone(),
                     note: adapter.manifest.note.clone(),
+                    agent: adapter.manifest.agent,
                 }),
             })
             .collect();

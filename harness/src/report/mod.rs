@@ -14,6 +14,7 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod matrix;
+pub mod reported;
 pub mod versions;
 
 use std::path::{Path, PathBuf};
@@ -68,6 +69,8 @@ pub struct About {
     /// Anything else a reader needs, such as how it differs from another adapter of the same
     /// library.
     pub note: Option<String>,
+    /// Which form of the robot's name the adapter hands its parser.
+    pub agent: crate::agents::AgentForm,
 }
 
 impl AdapterRun {
