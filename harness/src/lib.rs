@@ -17,19 +17,21 @@
 //!
 //! Case files are YAML files anywhere under `cases/`. Each file is a mapping with one key,
 //! `cases`, holding a list of cases. A case has a `name` (kebab-case, unique within its file), a
-//! `spec` (the clause of the text the case checks: a short quote or a section name; required), an
-//! optional `note`, an optional `reported` (the `http(s)` URL of the thread in a parser's
-//! tracker where the behaviour was reported; shown next to the case in every report), exactly one
-//! of `robots` (the body as a YAML string: double-quoted escapes such as `\r`, `\n`, `\t`, `\x0c`
-//! or `\ufeff` give exact characters, stored as UTF-8) or `robots_base64` (any bytes, standard
-//! base64), and a non-empty list of `checks`.
+//! `spec` (the clause its checks rest on, a section and a quote, or a map from profile to that
+//! profile's clause; required, see [`spec`] and [`quotes`]), an optional `note`, an optional
+//! `reported` (the `http(s)` URL of the thread in a parser's tracker where the behaviour was
+//! reported; shown next to the case in every report), an optional `reading` (see [`readings`]),
+//! exactly one of `robots` (the body as a YAML string: double-quoted escapes such as `\r`, `\n`,
+//! `\t`, `\x0c` or `\ufeff` give exact characters, stored as UTF-8) or `robots_base64` (any
+//! bytes, standard base64), and a non-empty list of `checks`.
 //!
-//! A check is `{agent, path, expect}`. `agent` is the robot's name as the robot gives it (a bare
-//! name, a name with a version, or a browser-style string). `path` is the local URL: it starts with
-//! `/` and may carry a `?query`. `expect` is `allowed` or `disallowed` when every profile agrees,
-//! or a map from profile name (`norobots-1994`, `rfc9309`) to `allowed`, `disallowed` or
-//! `unspecified`. An `unspecified` check marks a point the profile's text leaves open: it is run
-//! but never scored.
+//! A check is `{agent, path, expect}`, with an optional `reading` (the readings it rests on) and,
+//! in a reported case, `reported` (what the reported behaviour gives on it). `agent` is the
+//! robot's name as the robot gives it (a bare name, a name with a version, or a browser-style
+//! string). `path` is the local URL: it starts with `/` and may carry a `?query`. `expect` is
+//! `allowed` or `disallowed` when every profile agrees, or a map from profile name
+//! (`norobots-1994`, `rfc9309`) to `allowed`, `disallowed` or `unspecified`. An `unspecified`
+//! check marks a point the profile's text leaves open: it is run but never scored.
 //!
 //! A case's id is the file's path under `cases/` without `.yaml`, a `/`, and its name
 //! (`line-endings/cr-only`); a check's id adds `#` and its index (`line-endings/cr-only#0`).
