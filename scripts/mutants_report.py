@@ -5,8 +5,10 @@
 
 RUNS holds one folder per pass (verdict, explanation, open-points), each with cargo-mutants'
 mutants.out/outcomes.json. EQUIVALENTS is reference/EQUIVALENT_MUTANTS.md: its table rows name a
-mutant as `file: description` (cargo-mutants' name without line and column, so that edits
-elsewhere in a file do not unlist it) and give the reason it cannot change what it is tested for.
+mutant as `file:line: description` (cargo-mutants' name without the column) and give the reason
+it cannot change what it is tested for. The line is part of the name because one description
+often names several mutants of a function (two `+` in one function, say), and a row must cover
+only the one it argues for; a row whose line moved is reported as listed but not generated.
 A missed mutant that is listed there is reported with its reason; one that is not is a gap, and
 the report says so. Python 3 standard library only.
 """
@@ -75,9 +77,9 @@ def mutants(run_dir):
         mutant = scenario["Mutant"]
         function = (mutant.get("function") or {}).get("function_name", "(no function)")
         line = mutant["span"]["start"]["line"]
-        # The name may start with `file:line:col: `; the key drops the position.
+        # The name may start with `file:line:col: `; the key keeps the line, not the column.
         name = re.sub(r"^[^:]+:\d+:\d+: ", "", mutant["name"])
-        key = f"{mutant['file']}: {name}"
+        key = f"{mutant['file']}:{line}: {name}"
         found.append((mutant["file"], line, function, key, outcome["summary"]))
     return found
 

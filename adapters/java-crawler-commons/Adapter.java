@@ -29,9 +29,11 @@ public final class Adapter {
 
     /**
      * Whether each query's URL may be fetched under {@code body}. parseContent takes the bytes as
-     * they are and the robot names for one parse, so the body is parsed once per distinct agent.
-     * Its documentation requires lower-case names without the wildcard and points to
-     * sanitizeRobotNames for that; the content type is what a server sends for robots.txt.
+     * they are and the robot names for one parse, so the body is parsed once per distinct name.
+     * Its documentation asks for single-token names without a version, lower-case and without the
+     * wildcard, and points to sanitizeRobotNames for the case and the wildcard: so the adapter
+     * passes the query's {@code name} (the robot's name without its version, adapters/PROTOCOL.md)
+     * through sanitizeRobotNames. The content type is what a server sends for robots.txt.
      */
     static List<Boolean> check(byte[] body, List<Query> queries) {
         SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
@@ -90,7 +92,7 @@ public final class Adapter {
                     byte[] body = Base64.getDecoder().decode(msg.path("robots_b64").asText());
                     List<Query> queries = new ArrayList<>();
                     for (JsonNode q : msg.path("queries")) {
-                        queries.add(new Query(q.path("agent").asText(), q.path("url").asText()));
+                        queries.add(new Query(q.path("name").asText(), q.path("url").asText()));
                     }
                     List<Boolean> allowed;
                     try {

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use robotstxt_suite::cases::load_corpus;
+use robotstxt_suite::cases::{load_corpus, Reported};
 
 /// Loads `yaml` as `bad.yaml` in a fresh corpus folder and returns the one error, as displayed.
 fn error_of(yaml: &str) -> String {
@@ -211,6 +211,8 @@ fn reported_must_be_an_http_url() {
     }
 }
 
+const MARKED: &str = "      - { agent: FooBot, path: /b, expect: allowed, reported: disallowed }\n";
+
 #[test]
 fn reported_is_kept() {
     let dir = tempfile::tempdir().unwrap();
@@ -218,10 +220,107 @@ fn reported_is_kept() {
     std::fs::write(
         dir.path().join("good.yaml"),
         case(&format!(
-            "    reported: {url}\n    robots: \"\"\n    checks:\n{GOOD_CHECK}"
+            "    reported: {url}\n    robots: \"\"\n    checks:\n{GOOD_CHECK}{MARKED}"
         )),
     )
     .unwrap();
     let cases = load_corpus(&[dir.path().to_owned()]).unwrap();
     assert_eq!(cases[0].reported.as_deref(), Some(url));
+    let marked: Vec<_> = cases[0].checks.iter().map(|c| c.reported).collect();
+    assert_eq!(
+        marked,
+        [
+            None,
+            Some(Reported::Answer(robotstxt_reference::Verdict::Disallowed))
+        ]
+    );
+}
+
+#[test]
+fn a_reported_case_marks_its_reported_checks_and_only_a_reported_case_may() {
+    let url = "https://github.com/google/robotstxt/issues/64";
+    let e = error_of(&case(&format!(
+        "    reported: {url}\n    robots: \"\"\n    checks:\n{GOOD_CHECK}"
+    )));
+    assert!(
+        e.starts_with("2:5: cases[0]: case `one`: a `reported` case marks the checks"),
+        "{e}"
+    );
+    let e = error_of(&case(
+        "    robots: \"\"\n    checks:\n      - { agent: FooBot, path: /a, expect: allowed, reported: fault }\n",
+    ));
+    assert!(e.contains("gives no `reported` thread"), "{e}");
+    let e = error_of(&case(
+        "    robots: \"\"\n    checks:\n      - { agent: FooBot, path: /a, expect: allowed, reported: true }\n",
+    ));
+    assert!(e.starts_with("6:") && e.contains("reported"), "{e}");
+    let e = error_of(&case(
+        "    robots: \"\"\n    checks:\n      - { agent: FooBot, path: /a, expect: allowed, reported: yes }\n",
+    ));
+    assert!(
+        e.starts_with("6:7: cases[0].checks:") && e.contains("reported `yes`: write what"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_unknown_reading_is_named_at_its_own_place() {
+    let e = error_of(&case(
+        "    robots: \"\"\n    checks:\n      - { agent: FooBot, path: /a, expect: allowed, reading: percent-as-written }\n",
+    ));
+    assert!(
+        e.starts_with(
+            "6:62: cases[0].checks[0].reading: reading `percent-as-written` is not one of"
+        ),
+        "{e}"
+    );
+    let e = error_of(&case(
+        "    reading: [empty-rule-matches-nothing, nope]\n    robots: \"\"\n    checks:\n{GOOD_CHECK}",
+    ));
+    assert!(
+        e.starts_with("4:43: cases[0].reading[1]: reading `nope`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_reading_must_belong_to_a_profile_that_scores_the_check() {
+    let e = error_of(&case(
+        "    robots: \"\"\n    checks:\n      - { agent: FooBot, path: /a, expect: { norobots-1994: allowed, rfc9309: unspecified }, reading: whole-token-match }\n",
+    ));
+    assert!(
+        e.starts_with("6:7: cases[0].checks: check (agent `FooBot`, path `/a`)")
+            && e.contains(
+                "reading `whole-token-match` belongs to rfc9309, which does not score this check"
+            ),
+        "{e}"
+    );
+    let e = error_of(&case(
+        "    reading: whole-token-match\n    robots: \"\"\n    checks:\n      - { agent: FooBot, path: /a, expect: { norobots-1994: allowed } }\n",
+    ));
+    assert!(e.contains("no check is scored under it"), "{e}");
+}
+
+#[test]
+fn a_spec_may_give_each_profile_its_clause() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("good.yaml"),
+        format!(
+            "cases:\n  - name: one\n    spec:\n      norobots-1994: 'Format: \"a\"'\n      rfc9309: 'RFC 9309 2.2: \"b\"'\n    robots: \"\"\n    checks:\n{GOOD_CHECK}"
+        ),
+    )
+    .unwrap();
+    let cases = load_corpus(&[dir.path().to_owned()]).unwrap();
+    assert_eq!(
+        cases[0].spec_for(robotstxt_reference::Profile::Rfc9309),
+        Some("RFC 9309 2.2: \"b\"")
+    );
+    let e = error_of(&format!(
+        "cases:\n  - name: one\n    spec:\n      rfc: x\n    robots: \"\"\n    checks:\n{GOOD_CHECK}"
+    ));
+    assert!(
+        e.starts_with("4:7: cases[0].spec:") || e.starts_with("4:"),
+        "{e}"
+    );
 }

@@ -9,7 +9,9 @@ use robotstxt_reference::Verdict::{self, Allowed, Disallowed};
 use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::cases::{load_corpus, Case, Check, Expected};
 use robotstxt_suite::engine::ReferenceEngine;
+use robotstxt_suite::readings::Readings;
 use robotstxt_suite::run::{run_case, Outcome, Scoring};
+use robotstxt_suite::spec::Spec;
 
 fn main() {
     let args = Arguments::from_args();
@@ -54,6 +56,8 @@ fn generated_cases() -> Vec<Case> {
         agent: agent.to_owned(),
         path: path.to_owned(),
         expect: Expected::Same(verdict),
+        readings: Readings::NONE,
+        reported: None,
     };
     // 2 MiB of filler Disallow lines in one record; the line that matters comes last.
     let mut long_record = b"User-agent: *\n".to_vec();
@@ -95,6 +99,7 @@ fn generated(name: &str, spec: &str, robots: Vec<u8>, checks: Vec<Check>) -> Cas
         group: "generated".to_owned(),
         name: name.to_owned(),
         spec: spec.to_owned(),
+        clauses: Spec::Same(spec.to_owned()),
         note: Some("built by harness/tests/corpus.rs".to_owned()),
         reported: None,
         robots,

@@ -141,7 +141,7 @@ fn the_schema_refuses_what_the_protocol_forbids() {
     let any = jsonschema::validator_for(&schema).unwrap();
     let handshake = json!({"name": "a", "parser": "p", "version": "1", "language": "L",
                            "homepage": "", "profile": "rfc9309"});
-    let query = json!({"agent": "FooBot/2.1", "product_token": "FooBot", "path": "/a?b", "url": "http://example.com/a?b"});
+    let query = json!({"agent": "FooBot/2.1", "product_token": "FooBot", "name": "FooBot", "path": "/a?b", "url": "http://example.com/a?b"});
     let check = json!({"type": "check", "id": "x", "robots_b64": "VXNlci1hZ2VudDogKg0=",
                        "queries": [query]});
     for good in [
@@ -178,6 +178,12 @@ fn the_schema_refuses_what_the_protocol_forbids() {
             "queries",
             json!([with(&query, "product_token", json!("FooBot/2.1"))]),
         ),
+        with(
+            &check,
+            "queries",
+            json!([with(&query, "name", json!("FooBot 2.1"))]),
+        ),
+        with(&check, "queries", json!([without(&query, "name")])),
         json!({"id": "x", "results": ["maybe"]}),
         json!({"id": "x", "results": [{"error": "bad URI", "also": 1}]}),
         json!({"id": "x", "results": [{"reason": "bad URI"}]}),

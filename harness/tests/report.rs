@@ -240,8 +240,11 @@ fn reported_threads_are_shown_next_to_the_case() {
     );
     let link = format!("[reported](<{REPORTED}>)");
     assert!(
-        page.contains("1 reported case(s) still not passed")
-            && page.contains(&format!("- `gate/plain` — {link}")),
+        page.contains("1 reported case(s) not passed")
+            && page.contains("in 1 the adapter answers a check of the reported behaviour as")
+            && page.contains(&format!(
+                "- `gate/plain` — {link}: `#0` fail, the reported behaviour"
+            )),
         "{page}"
     );
     let heading = page

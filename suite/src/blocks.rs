@@ -93,15 +93,32 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
         "{}#{} — {} (scored under {})",
         case.id, result.check, result.outcome, profile
     );
-    let _ = writeln!(out, "  spec: {}", shown(&case.spec));
+    let _ = writeln!(
+        out,
+        "  spec: {}",
+        shown(case.spec_for(profile).unwrap_or(&case.spec))
+    );
+    for reading in result.rests_on.iter() {
+        let _ = writeln!(
+            out,
+            "  reading: {reading} ({}), scored apart from the decided checks",
+            reading.summary()
+        );
+    }
     if let Some(note) = &case.note {
         let _ = writeln!(out, "  note: {}", shown(note.trim()));
     }
     let _ = writeln!(out, "  robots.txt ({} bytes):", case.robots.len());
     out.push_str(&visible_body(&case.robots));
+    // What the parser was handed beside the agent, so that a convention problem (a version
+    // kept, a digit dropped) shows at first sight.
+    let handed = result
+        .handed
+        .as_ref()
+        .map_or_else(String::new, |h| format!(", handed `{}`", shown(h)));
     let _ = writeln!(
         out,
-        "  query: agent `{}`, path `{}`",
+        "  query: agent `{}`{handed}, path `{}`",
         check.agent, check.path
     );
     let expected = result

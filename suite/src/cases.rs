@@ -13,9 +13,12 @@ use robotstxt_reference::{Profile, Verdict};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
+pub use crate::case_rules::Reported;
 use crate::limits::MAX_CASE_FILE;
 use crate::located::LocatedError;
-use crate::{walk, yaml_guard};
+use crate::readings::{ReadingField, Readings};
+use crate::spec::Spec;
+use crate::{case_rules, walk, yaml_guard};
 
 /// One case: a robots.txt body and the checks asked of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,7 +28,10 @@ pub struct Case {
     /// The topic: the file's path under the corpus root without `.yaml` (`line-endings`).
     pub group: String,
     pub name: String,
+    /// The clause(s) as one line of text ([`Spec::shown`]).
     pub spec: String,
+    /// The clause(s) as written: one for the case, or one per profile.
+    pub clauses: Spec,
     pub note: Option<String>,
     /// The thread (an issue or pull request of some parser's tracker) where the behaviour the
     /// case checks was reported: an `http(s)` URL.
@@ -43,6 +49,17 @@ pub struct Check {
     pub agent: String,
     pub path: String,
     pub expect: Expected,
+    /// The readings the check names, its own and its case's ([`crate::readings`]).
+    pub readings: Readings,
+    /// What the behaviour the case's `reported` thread reported gives here, if the check tests it.
+    pub reported: Option<Reported>,
+}
+
+impl Case {
+    /// The clause the case gives for `profile`, if any.
+    pub fn spec_for(&self, profile: Profile) -> Option<&str> {
+        self.clauses.for_profile(profile)
+    }
 }
 
 /// A check's expected answer: one for every profile, or one per profile.
@@ -76,6 +93,12 @@ impl Expected {
             Expected::Same(v) => Some(Ruling::Is(*v)),
             Expected::PerProfile(map) => map.get(&profile).copied(),
         }
+    }
+
+    /// Whether some scoring scores the check under `profile`: the check names a verdict for it
+    /// (a check that names only `norobots-1994` is scored under it whatever profile is run).
+    pub fn is_scored_under(&self, profile: Profile) -> bool {
+        matches!(self.for_profile(profile), Some(Ruling::Is(_)))
     }
 
     /// The profile a check is scored under for a parser claiming `claimed` (`None` for a parser
@@ -192,7 +215,8 @@ pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, Cas
             id: format!("{group}/{}", raw.name),
             group: group.to_owned(),
             name: raw.name,
-            spec: raw.spec.0,
+            spec: raw.spec.shown(),
+            clauses: raw.spec,
             note: raw.note,
             reported: raw.reported,
             robots: raw.robots,
@@ -204,6 +228,8 @@ pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, Cas
                     agent: c.agent.0,
                     path: c.path.0,
                     expect: c.expect,
+                    readings: c.readings,
+                    reported: c.reported,
                 })
                 .collect(),
             file: file.to_owned(),
@@ -261,7 +287,7 @@ struct RawFile {
 
 struct RawCase {
     name: String,
-    spec: NonEmpty,
+    spec: Spec,
     note: Option<String>,
     reported: Option<String>,
     robots: Vec<u8>,
@@ -292,11 +318,13 @@ impl<'de> Deserialize<'de> for RawCase {
 #[serde(deny_unknown_fields)]
 struct RawCaseFields {
     name: KebabName,
-    spec: NonEmpty,
+    spec: Spec,
     #[serde(default)]
     note: Option<Text>,
     #[serde(default)]
     reported: Option<ThreadUrl>,
+    #[serde(default)]
+    reading: Option<ReadingField>,
     #[serde(default)]
     robots: Option<Text>,
     #[serde(default)]
@@ -304,13 +332,15 @@ struct RawCaseFields {
     checks: NonEmptyChecks,
 }
 
-/// A case without exactly one body field, by its name.
+/// A case without exactly one body field, or whose fields do not hold together.
 #[derive(Debug, thiserror::Error)]
 enum BodyFields {
     #[error("case `{0}`: `robots` and `robots_base64` are both given; keep exactly one")]
     Both(String),
     #[error("case `{0}`: missing field `robots` (or `robots_base64`)")]
     Neither(String),
+    #[error(transparent)]
+    Rule(#[from] case_rules::RuleError),
 }
 
 impl TryFrom<RawCaseFields> for RawCase {
@@ -323,23 +353,66 @@ impl TryFrom<RawCaseFields> for RawCase {
             (Some(_), Some(_)) => return Err(BodyFields::Both(raw.name.0)),
             (None, None) => return Err(BodyFields::Neither(raw.name.0)),
         };
+        let mut checks = raw.checks;
+        if let Some(ReadingField(readings)) = raw.reading {
+            let named = checks.0.iter_mut().map(|c| (&c.expect, &mut c.readings));
+            case_rules::case_readings(&raw.name.0, readings, named)?;
+        }
+        let marked = checks.0.iter().any(|c| c.reported.is_some());
+        case_rules::reported_marks(&raw.name.0, raw.reported.is_some(), marked)?;
         Ok(RawCase {
             name: raw.name.0,
             spec: raw.spec,
             note: raw.note.map(|n| n.0),
             reported: raw.reported.map(|url| url.0),
             robots,
-            checks: raw.checks,
+            checks,
         })
     }
 }
 
+/// A check, through [`RawCheckFields`] so that [`case_rules::check_fields`] holds it together.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, try_from = "RawCheckFields")]
 struct RawCheck {
     agent: AgentName,
     path: LocalUrl,
     expect: Expected,
+    readings: Readings,
+    reported: Option<Reported>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCheckFields {
+    agent: AgentName,
+    path: LocalUrl,
+    expect: Expected,
+    #[serde(default)]
+    reading: Option<ReadingField>,
+    /// The answer the reported behaviour gives on this check.
+    #[serde(default)]
+    reported: Option<String>,
+}
+
+impl TryFrom<RawCheckFields> for RawCheck {
+    type Error = case_rules::RuleError;
+
+    fn try_from(raw: RawCheckFields) -> Result<RawCheck, case_rules::RuleError> {
+        let (readings, reported) = case_rules::check_fields(
+            &raw.expect,
+            raw.reading.map_or(Readings::NONE, |r| r.0),
+            raw.reported.as_deref(),
+            (&raw.agent.0, &raw.path.0),
+        )?;
+        Ok(RawCheck {
+            agent: raw.agent,
+            path: raw.path,
+            expect: raw.expect,
+            readings,
+            reported,
+        })
+    }
 }
 
 /// Declares a string newtype whose value is checked by `validate` inside the scalar's own visitor,
@@ -388,12 +461,6 @@ validated_string!(KebabName, |s| {
 });
 
 validated_string!(Text, |_| Ok(()));
-
-validated_string!(NonEmpty, |s| if s.trim().is_empty() {
-    Err("must not be empty".to_owned())
-} else {
-    Ok(())
-});
 
 validated_string!(ThreadUrl, |s| {
     let url = url::Url::parse(s).map_err(|e| format!("reported {s:?} is not a URL: {e}"))?;

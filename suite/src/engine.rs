@@ -17,16 +17,11 @@ pub struct Query {
     pub path: String,
 }
 
-/// The product token of an agent as the robot gives it, by the one rule the protocol states (its
-/// leading run of the characters RFC 9309 §2.2.1 allows in a product token). RFC 9309 says what a
-/// token may hold, not how a caller derives one, so a check whose agent is not a token itself is
-/// never scored under rfc9309.
-pub use robotstxt_protocol::product_token;
-
-/// Whether `agent` is a product token as RFC 9309 §2.2.1 allows one: letters, `_` and `-` only.
-pub fn is_product_token(agent: &str) -> bool {
-    !agent.is_empty() && product_token(agent) == agent
-}
+/// The forms of a robot's name an adapter may be handed are the protocol's (`robotstxt-protocol`'s
+/// `agents`); these are used here and by the corpus's rules. RFC 9309 says what a token may hold,
+/// not how a caller derives one, so a check whose agent is not a token itself is never scored
+/// under rfc9309.
+pub use robotstxt_protocol::{is_product_token, product_token, robot_name, AgentForm};
 
 pub use robotstxt_protocol::{Handshake, CLAIMABLE_PROFILES};
 
@@ -115,6 +110,12 @@ pub trait Engine: Send {
         None
     }
 
+    /// Which form of each query's agent the engine hands its parser, when known (an adapter's
+    /// manifest says; a bare command does not): shown beside the agent in failure blocks.
+    fn agent_form(&self) -> Option<AgentForm> {
+        None
+    }
+
     /// Forgets any state kept between batches, as a new process would: the next batch is
     /// answered after a fresh start. Nothing to do for an engine that keeps none.
     fn fresh_start(&mut self) {}
@@ -187,6 +188,29 @@ impl Engine for ReferenceEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The protocol states its product-token rule on its own (adapters depend on it, not on the
+    /// reference); here it is held to the reference's reading of an agent under rfc9309, on
+    /// every string of up to four characters over an alphabet of the cases that matter.
+    #[test]
+    fn the_protocols_product_token_is_the_references() {
+        let alphabet = [
+            'a', 'Z', '0', '_', '-', '.', '/', ' ', '\t', ';', 'ä', '\u{a0}', '€', '😀',
+        ];
+        let mut strings = vec![String::new()];
+        let mut all = Vec::new();
+        for _ in 0..4 {
+            strings = strings
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            all.extend(strings.iter().cloned());
+        }
+        for agent in all {
+            let reference = robotstxt_reference::rfc9309::product_token(agent.as_bytes());
+            assert_eq!(product_token(&agent).as_bytes(), reference, "{agent:?}");
+        }
+    }
 
     #[test]
     fn a_shared_request_is_encoded_once_whoever_asks() {

@@ -18,31 +18,35 @@
 //!
 //! Case files are YAML files anywhere under `cases/`. Each file is a mapping with one key,
 //! `cases`, holding a list of cases. A case has a `name` (kebab-case, unique within its file), a
-//! `spec` (the clause of the text the case checks: a short quote or a section name; required), an
-//! optional `note`, an optional `reported` (the `http(s)` URL of the thread in a parser's
-//! tracker where the behaviour was reported; shown next to the case in every report), exactly one
-//! of `robots` (the body as a YAML string: double-quoted escapes such as `\r`, `\n`, `\t`, `\x0c`
-//! or `\ufeff` give exact characters, stored as UTF-8) or `robots_base64` (any bytes, standard
-//! base64), and a non-empty list of `checks`.
+//! `spec` (the clause its checks rest on, a section and a quote, or a map from profile to that
+//! profile's clause; required, see [`spec`] and [`quotes`]), an optional `note`, an optional
+//! `reported` (the `http(s)` URL of the thread in a parser's tracker where the behaviour was
+//! reported; shown next to the case in every report), an optional `reading` (see [`readings`]),
+//! exactly one of `robots` (the body as a YAML string: double-quoted escapes such as `\r`, `\n`,
+//! `\t`, `\x0c` or `\ufeff` give exact characters, stored as UTF-8) or `robots_base64` (any
+//! bytes, standard base64), and a non-empty list of `checks`.
 //!
-//! A check is `{agent, path, expect}`. `agent` is the robot's name as the robot gives it (a bare
-//! name, a name with a version, or a browser-style string). `path` is the local URL: it starts with
-//! `/` and may carry a `?query`. `expect` is `allowed` or `disallowed` when every profile agrees,
-//! or a map from profile name (`norobots-1994`, `rfc9309`) to `allowed`, `disallowed` or
-//! `unspecified`. An `unspecified` check marks a point the profile's text leaves open: it is run
-//! but never scored.
+//! A check is `{agent, path, expect}`, with an optional `reading` (the readings it rests on) and,
+//! in a reported case, `reported` (what the reported behaviour gives on it). `agent` is the
+//! robot's name as the robot gives it (a bare name, a name with a version, or a browser-style
+//! string). `path` is the local URL: it starts with `/` and may carry a `?query`. `expect` is
+//! `allowed` or `disallowed` when every profile agrees, or a map from profile name
+//! (`norobots-1994`, `rfc9309`) to `allowed`, `disallowed` or `unspecified`. An `unspecified`
+//! check marks a point the profile's text leaves open: it is run but never scored.
 //!
 //! A case's id is the file's path under `cases/` without `.yaml`, a `/`, and its name
 //! (`line-endings/cr-only`); a check's id adds `#` and its index (`line-endings/cr-only#0`).
 //!
 //! A check is scored under the profile being run (the reference's, or the one an adapter claims)
 //! when its `expect` names that profile, otherwise under `norobots-1994`, and not at all when it
-//! names neither.
+//! names neither. A scored check that names a reading is scored and gated like any other, but
+//! counted apart from the decided checks in reports ([`readings`]).
 //!
 //! Anything else is an error naming the file, the line and the field: an unknown field, a
 //! duplicate id, a missing `spec`, a `reported` value that is not an `http(s)` URL, `robots` and
 //! `robots_base64` both or neither, bad base64, an unknown profile, a path without its leading
-//! `/`, an empty `checks` list, or any other value.
+//! `/`, an empty `checks` list, an unknown reading or one named where it cannot apply
+//! ([`case_rules`]), or any other value.
 //! Hostile files are refused before they are deserialized ([`yaml_guard`]): more than
 //! [`limits::MAX_CASE_FILE`] bytes, not UTF-8, more than one document, anchors or aliases, or
 //! nesting deeper than [`limits::MAX_CASE_DEPTH`]; folders are walked by [`walk`].
@@ -50,6 +54,7 @@
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 
 pub mod blocks;
+pub mod case_rules;
 pub mod cases;
 pub mod cause;
 #[cfg(feature = "conformance")]
@@ -61,8 +66,12 @@ pub mod grouping;
 pub mod limits;
 pub mod local_url;
 pub mod located;
+pub mod quotes;
+pub mod readings;
 pub mod reask;
+pub mod rivals;
 pub mod run;
+pub mod spec;
 pub mod visible;
 pub mod walk;
 pub mod yaml_guard;

@@ -9,7 +9,8 @@ use robotstxt_reference::{Profile, Verdict};
 use serde::{Deserialize, Serialize};
 
 use crate::cases::{Case, Ruling};
-use crate::engine::{Engine, Failure, Fault, Query, Reply};
+use crate::engine::{AgentForm, Engine, Failure, Fault, Query, Reply};
+use crate::readings::Readings;
 
 /// How one check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -90,6 +91,12 @@ pub struct CheckResult {
     /// On a check its profile leaves open, the fault that came instead of an answer (`error`,
     /// `crash`...): shown, never scored, so `outcome` is `unspecified`.
     pub open_fault: Option<Outcome>,
+    /// The readings the check rests on under `scored_under` (see [`crate::readings`]): empty for
+    /// a decided check, and for one that is not scored.
+    pub rests_on: Readings,
+    /// What the engine handed its parser as the robot's name, when the engine says which form it
+    /// hands (see [`note_handed`]).
+    pub handed: Option<String>,
 }
 
 /// Which profile's expectations score an engine's answers.
@@ -129,7 +136,19 @@ pub fn run_case(
     scoring: Scoring,
 ) -> Vec<CheckResult> {
     let reply = engine.check(&case.id, &case.robots, &queries_of(case));
-    score(case_index, case, &reply, scoring)
+    let mut results = score(case_index, case, &reply, scoring);
+    note_handed(&mut results, case, engine.agent_form());
+    results
+}
+
+/// Records in each result of `case` what an engine handing `form` gave its parser as the
+/// robot's name; nothing when the form is not known.
+pub fn note_handed(results: &mut [CheckResult], case: &Case, form: Option<AgentForm>) {
+    if let Some(form) = form {
+        for r in results {
+            r.handed = Some(form.handed(&case.checks[r.check].agent).to_owned());
+        }
+    }
 }
 
 /// Scores an engine's answer to a case's queries. Separate from asking, so that one answer can
@@ -199,6 +218,10 @@ pub fn score(
             } else {
                 outcome
             };
+            let rests_on = match scored {
+                Some((profile, Ruling::Is(_))) => check.readings.under(profile),
+                _ => Readings::NONE,
+            };
             CheckResult {
                 case: case_index,
                 check: check_index,
@@ -208,6 +231,8 @@ pub fn score(
                 outcome,
                 detail,
                 open_fault,
+                rests_on,
+                handed: None,
             }
         })
         .collect()

@@ -2,6 +2,7 @@
 //! JSON lines a parser's adapter and the harness exchange, and a kit that speaks it for a Rust
 //! parser.
 //!
+//! - [`agents`]: the three forms of a robot's name an adapter may hand its parser.
 //! - [`wire`]: every message as a serde type. The harness encodes and decodes through them, and
 //!   `adapters/protocol.schema.json` is generated from them (module `schema`, behind the
 //!   `schema` feature).
@@ -14,6 +15,7 @@
 //! `adapters/` the harness carries, and it goes with them. Without features it depends on
 //! serde, serde_json, base64 and thiserror only.
 
+pub mod agents;
 pub mod serve;
 pub mod wire;
 
@@ -22,10 +24,11 @@ pub mod build;
 #[cfg(feature = "schema")]
 pub mod schema;
 
+pub use agents::{is_product_token, product_token, robot_name, AgentForm};
 pub use serve::{check_guarded, per_query, serve, serve_batch, serve_on, QueryAnswer};
 pub use wire::{
-    product_token, Answer, Check, CheckReply, Handshake, Query, ReplyError, Request,
-    UnsupportedProtocol, Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
+    Answer, Check, CheckReply, Handshake, Query, ReplyError, Request, UnsupportedProtocol, Verdict,
+    CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
 };
 
 /// The handshake of the adapter being compiled, as its `adapter.yaml` gives it: its `build.rs`

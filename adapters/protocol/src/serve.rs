@@ -201,7 +201,7 @@ mod tests {
             .collect())
     }
 
-    const CHECK: &str = r#"{"type":"check","id":"c1","robots_b64":"VXNlci1hZ2VudDogKgpEaXNhbGxvdzogL3ByaXZhdGUK","queries":[{"agent":"FooBot/2.1","product_token":"FooBot","path":"/private/x","url":"http://example.com/private/x"},{"agent":"FooBot","product_token":"FooBot","path":"/refused","url":"http://example.com/refused"},{"agent":"FooBot","product_token":"FooBot","path":"/","url":"http://example.com/"}]}"#;
+    const CHECK: &str = r#"{"type":"check","id":"c1","robots_b64":"VXNlci1hZ2VudDogKgpEaXNhbGxvdzogL3ByaXZhdGUK","queries":[{"agent":"FooBot/2.1","product_token":"FooBot","name":"FooBot","path":"/private/x","url":"http://example.com/private/x"},{"agent":"FooBot","product_token":"FooBot","name":"FooBot","path":"/refused","url":"http://example.com/refused"},{"agent":"FooBot","product_token":"FooBot","name":"FooBot","path":"/","url":"http://example.com/"}]}"#;
 
     #[test]
     fn a_session_is_answered_line_by_line_until_stop() {

@@ -17,6 +17,8 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+use crate::agents::{product_token, robot_name};
+
 /// The protocol version these types describe.
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -82,11 +84,21 @@ pub struct Query<'a> {
     #[serde(borrow)]
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub agent: Cow<'a, str>,
-    /// The leading run of `agent` made of the characters a product token may hold (RFC 9309
-    /// 2.2.1): letters, `_` and `-`. `FooBot/2.1` gives `FooBot`.
+    /// The agent's product token: its leading product as HTTP writes one (`product = token
+    /// ["/" product-version]`), as the reference reads an agent under rfc9309: the leading run
+    /// of HTTP token characters, digits included, a letter or digit outside ASCII continuing it.
+    /// `FooBot/2.1` gives `FooBot`, `MJ12bot` stays `MJ12bot`.
     #[serde(borrow)]
-    #[cfg_attr(feature = "schema", schemars(regex(pattern = r"^[A-Za-z_-]*$")))]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(regex(pattern = r"^[-!#$%&'*+.^_`|~0-9A-Za-z\u0080-\uffff]*$"))
+    )]
     pub product_token: Cow<'a, str>,
+    /// The robot's name without version information: `agent` up to its first `/` or white
+    /// space, case kept. `FooBot/2.1` gives `FooBot`.
+    #[serde(borrow)]
+    #[cfg_attr(feature = "schema", schemars(regex(pattern = r"^[^/\u0009\u0020]*$")))]
+    pub name: Cow<'a, str>,
     /// The local URL: starts with `/`, may carry `?query`.
     #[serde(borrow)]
     #[cfg_attr(
@@ -105,26 +117,17 @@ pub struct Query<'a> {
 
 impl<'a> Query<'a> {
     /// The query for `agent` and the local URL `path`, its other fields derived by the
-    /// protocol's rules: the product token of `agent`, and `path` on [`ORIGIN`].
+    /// protocol's rules: the product token and the bare name of `agent`, and `path` on
+    /// [`ORIGIN`].
     pub fn new(agent: &'a str, path: &'a str) -> Query<'a> {
         Query {
             agent: Cow::Borrowed(agent),
             product_token: Cow::Borrowed(product_token(agent)),
+            name: Cow::Borrowed(robot_name(agent)),
             path: Cow::Borrowed(path),
             url: Cow::Owned(format!("{ORIGIN}{path}")),
         }
     }
-}
-
-/// The product token of an agent as the robot gives it, by the one rule the protocol states: its
-/// leading run of the characters RFC 9309 §2.2.1 allows in a product token (`a-z`, `A-Z`, `_`,
-/// `-`). `FooBot/2.1` gives `FooBot`; `Mozilla/5.0 (compatible; FooBot/2.1)` gives `Mozilla`;
-/// `5emeRue` gives the empty string.
-pub fn product_token(agent: &str) -> &str {
-    let end = agent
-        .find(|c: char| !(c.is_ascii_alphabetic() || c == '_' || c == '-'))
-        .unwrap_or(agent.len());
-    &agent[..end]
 }
 
 /// Adapter to harness, the answer to hello: what the adapter wraps (1. Handshake).
@@ -469,20 +472,9 @@ mod tests {
         let line = encoded(&check);
         assert_eq!(
             line,
-            r#"{"type":"check","id":"a/b","robots_b64":"VXNlci1hZ2VudDogKg0=","queries":[{"agent":"FooBot/2.1","product_token":"FooBot","path":"/x?y","url":"http://example.com/x?y"}]}"#
+            r#"{"type":"check","id":"a/b","robots_b64":"VXNlci1hZ2VudDogKg0=","queries":[{"agent":"FooBot/2.1","product_token":"FooBot","name":"FooBot","path":"/x?y","url":"http://example.com/x?y"}]}"#
         );
         assert_eq!(serde_json::from_str::<Request>(&line).unwrap(), check);
-    }
-
-    #[test]
-    fn a_product_token_is_the_leading_run_of_token_characters() {
-        assert_eq!(product_token("FooBot/2.1"), "FooBot");
-        assert_eq!(
-            product_token("Mozilla/5.0 (compatible; FooBot/2.1)"),
-            "Mozilla"
-        );
-        assert_eq!(product_token("Foo_Bar-Bot"), "Foo_Bar-Bot");
-        assert_eq!(product_token("5emeRue"), "");
     }
 
     #[test]

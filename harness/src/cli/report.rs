@@ -103,11 +103,11 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     };
     let written = report::write(&report, &out).map_err(Error::Reports)?;
     for adapter in &report.adapters {
-        let total = report::matrix::Cell::of(&adapter.claimed);
+        let total = report::matrix::Cell::decided(&adapter.claimed);
         let status = match (&adapter.unavailable, adapter.has_data()) {
             (Some(why), false) => format!("no data: {}", why.lines().next().unwrap_or("")),
-            (Some(_), true) => format!("{} passed (broke down part way)", total.shown()),
-            (None, _) => format!("{} passed", total.shown()),
+            (Some(_), true) => format!("{} decided passed (broke down part way)", total.shown()),
+            (None, _) => format!("{} decided passed", total.shown()),
         };
         eprintln!("{:<24} {}", adapter.handshake.name, shown(&status));
     }

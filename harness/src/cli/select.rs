@@ -194,6 +194,7 @@ impl AdapterArgs {
                 about: Some(About {
                     input: adapter.manifest.input.clone(),
                     note: adapter.manifest.note.clone(),
+                    agent: adapter.manifest.agent,
                 }),
             })
             .collect();

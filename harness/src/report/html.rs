@@ -16,6 +16,7 @@ use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::blocks::visible_body;
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::grouping;
+use robotstxt_suite::readings::Reading;
 use robotstxt_suite::run::Outcome;
 use robotstxt_suite::visible::shown;
 use serde::Serialize;
@@ -48,6 +49,15 @@ struct PageData<'a> {
     versions: Vec<VersionData>,
     /// Every cause of a non-pass, by label, as [`robotstxt_suite::grouping`] groups them.
     causes: Vec<&'static str>,
+    /// Every reading (see [`robotstxt_suite::readings`]), in order: its name, profile and what it says.
+    readings: Vec<ReadingData>,
+}
+
+#[derive(Serialize)]
+struct ReadingData {
+    name: &'static str,
+    profile: &'static str,
+    summary: &'static str,
 }
 
 #[derive(Serialize)]
@@ -121,6 +131,10 @@ struct CheckData<'a> {
     expect: BTreeMap<&'static str, String>,
     /// The reference's verdict and explanation, per profile.
     explain: BTreeMap<&'static str, String>,
+    /// The readings the check names; each applies where its profile scores the check.
+    readings: Vec<&'static str>,
+    /// On a check that tests what its case's thread reported, the answer that behaviour gives.
+    reported: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -143,6 +157,9 @@ struct AdapterData<'a> {
     /// The cause of each check not passed under the claimed profile (an index into
     /// `PageData::causes`), by flat check index: the grouping `run` and the pages show.
     causes: BTreeMap<usize, usize>,
+    /// What the adapter handed its parser as the robot's name, by flat check index, where that
+    /// is not the agent as given.
+    handed: BTreeMap<usize, Cow<'a, str>>,
 }
 
 fn outcome_letter(outcome: Outcome) -> char {
@@ -225,6 +242,8 @@ pub fn page(report: &Report) -> String {
                                     (p.name(), format!("{} — {explanation}", d.verdict))
                                 })
                                 .collect(),
+                            readings: c.readings.iter().map(Reading::name).collect(),
+                            reported: c.reported.map(|r| r.as_str()),
                         })
                         .collect(),
                 }
@@ -259,6 +278,17 @@ pub fn page(report: &Report) -> String {
                         .filter(|(_, r)| r.outcome != Outcome::Skipped)
                         .filter_map(|(i, r)| r.detail.as_deref().map(|d| (i, shown(d))))
                         .collect(),
+                    handed: run
+                        .claimed
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(i, r)| {
+                            let agent = &report.cases[r.case].checks[r.check].agent;
+                            (r.handed.as_deref())
+                                .filter(|h| h != agent)
+                                .map(|h| (i, shown(h)))
+                        })
+                        .collect(),
                     outcomes: matrix::scorings()
                         .into_iter()
                         .map(|(name, p)| {
@@ -276,6 +306,14 @@ pub fn page(report: &Report) -> String {
         rows: matrix::identical_rows(report),
         versions: version_data(report),
         causes: causes.into_iter().map(Cause::label).collect(),
+        readings: Reading::ALL
+            .into_iter()
+            .map(|r| ReadingData {
+                name: r.name(),
+                profile: r.profile().name(),
+                summary: r.summary(),
+            })
+            .collect(),
     };
     let json = serde_json::to_string(&data).expect("the page data always serializes");
     // `replacen` does not look for the placeholder again inside what it inserted.

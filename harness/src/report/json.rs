@@ -9,7 +9,9 @@ use serde::Serialize;
 
 use robotstxt_suite::cases::{Case, Ruling};
 use robotstxt_suite::engine::Handshake;
+use robotstxt_suite::readings::Reading;
 use robotstxt_suite::run::{CheckResult, Outcome};
+use robotstxt_suite::spec::Spec;
 
 use super::matrix::{self, Cell};
 use super::{AdapterRun, Report};
@@ -37,6 +39,9 @@ struct CaseDoc<'a> {
     id: &'a str,
     group: &'a str,
     spec: &'a str,
+    /// Per profile, the clause the case gives for it, when it gives one per profile.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    spec_by_profile: Option<BTreeMap<&'static str, &'a str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -53,6 +58,13 @@ struct CheckDoc<'a> {
     /// Per profile: `allowed`, `disallowed` or `unspecified`; a profile the check does not name
     /// is absent.
     expect: BTreeMap<&'static str, String>,
+    /// The readings the check names (each applies where its profile scores the check).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    readings: Vec<&'static str>,
+    /// On a check that tests what the case's `reported` thread reported: the answer the reported
+    /// behaviour gives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reported: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -61,6 +73,9 @@ struct AdapterDoc<'a> {
     handshake: &'a Handshake,
     input: Option<&'a str>,
     note: Option<&'a str>,
+    /// `as-given`, `product-token` or `name`: the form of the robot's name the adapter hands its
+    /// parser (adapters/PROTOCOL.md); `null` for an adapter run as a bare command.
+    agent: Option<&'static str>,
     has_data: bool,
     unavailable: Option<&'a str>,
     timings: Timings,
@@ -77,6 +92,10 @@ struct Timings {
 
 #[derive(Serialize)]
 struct Totals {
+    /// The decided checks (resting on no reading): the headline and the ranking.
+    decided: Count,
+    /// Per reading, the checks that rest on it.
+    readings: BTreeMap<&'static str, Count>,
     passed: usize,
     scored: usize,
     failed: usize,
@@ -87,12 +106,34 @@ struct Totals {
 }
 
 #[derive(Serialize)]
+struct Count {
+    passed: usize,
+    scored: usize,
+}
+
+impl From<Cell> for Count {
+    fn from(cell: Cell) -> Count {
+        Count {
+            passed: cell.passed,
+            scored: cell.scored,
+        }
+    }
+}
+
+#[derive(Serialize)]
 struct Outcomes<'a> {
     id: String,
     answer: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     detail: Option<&'a str>,
+    /// What the adapter handed its parser as the robot's name, where that is not the agent as
+    /// given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    handed: Option<&'a str>,
     outcome: BTreeMap<String, Outcome>,
+    /// Per scoring, the readings the check rests on there; absent where it rests on none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    rests_on: BTreeMap<String, Vec<&'static str>>,
 }
 
 /// The document, with one check per line (see `Lines`) so that regenerated files diff by line.
@@ -127,6 +168,14 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
         id: &case.id,
         group: &case.group,
         spec: &case.spec,
+        spec_by_profile: match &case.clauses {
+            Spec::Same(_) => None,
+            Spec::PerProfile(map) => Some(
+                map.iter()
+                    .map(|(p, text)| (p.name(), text.as_str()))
+                    .collect(),
+            ),
+        },
         note: case.note.as_deref(),
         reported: case.reported.as_deref(),
         robots_base64: base64::engine::general_purpose::STANDARD.encode(&case.robots),
@@ -139,6 +188,8 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
                 agent: &c.agent,
                 path: &c.path,
                 expect: expect_map(&c.expect),
+                readings: c.readings.iter().map(Reading::name).collect(),
+                reported: c.reported.map(|r| r.as_str()),
             })
             .collect(),
     }
@@ -165,6 +216,11 @@ fn totals(results: &[CheckResult]) -> Totals {
     let cell = Cell::of(results);
     let count = |o: Outcome| results.iter().filter(|r| r.outcome == o).count();
     Totals {
+        decided: Cell::decided(results).into(),
+        readings: Reading::ALL
+            .into_iter()
+            .map(|r| (r.name(), Cell::on_reading(results, r).into()))
+            .collect(),
         passed: cell.passed,
         scored: cell.scored,
         failed: count(Outcome::Fail) + count(Outcome::Unstable),
@@ -188,9 +244,21 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
                 .detail
                 .as_deref()
                 .filter(|_| r.outcome != Outcome::Skipped),
+            handed: r
+                .handed
+                .as_deref()
+                .filter(|h| *h != cases[r.case].checks[r.check].agent),
             outcome: scorings
                 .iter()
                 .map(|(name, p)| (name.clone(), run.results(*p)[i].outcome))
+                .collect(),
+            rests_on: scorings
+                .iter()
+                .filter_map(|(name, p)| {
+                    let rests = run.results(*p)[i].rests_on;
+                    (!rests.is_empty())
+                        .then(|| (name.clone(), rests.iter().map(Reading::name).collect()))
+                })
                 .collect(),
         })
         .collect();
@@ -199,6 +267,7 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
         handshake: &run.handshake,
         input: run.about.as_ref().map(|a| a.input.as_str()),
         note: run.about.as_ref().and_then(|a| a.note.as_deref()),
+        agent: run.about.as_ref().map(|a| a.agent.as_str()),
         has_data: run.has_data(),
         unavailable: run.unavailable.as_deref(),
         timings: Timings {

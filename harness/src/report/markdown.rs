@@ -10,13 +10,14 @@ use std::fmt::Write as _;
 use robotstxt_reference::Profile;
 use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::grouping;
-use robotstxt_suite::run::Outcome;
+use robotstxt_suite::readings::Reading;
 
 use crate::limits::path_slug;
 use crate::output::markup::{md, md_code, md_fence};
 use crate::repeats::ShownOnce;
 
 use super::matrix::{self, Cell};
+use super::reported;
 use super::versions::{self, Pair};
 use super::{AdapterRun, Report};
 
@@ -107,12 +108,23 @@ pub fn readme(report: &Report, names: &[String]) -> String {
          except where the adapter could not run at all (`skipped`). So every adapter scored \
          under one profile has the same denominator. \
          The totals score the same answers under the claimed profile and under each profile on \
-         its own (again falling back per check to `norobots-1994`).\n\n",
+         its own (again falling back per check to `norobots-1994`).\n\n\
+         **Decided checks only.** The totals, the cells and the order of the rows count the \
+         *decided* checks: those whose verdict a sentence of the profile's text gives, quoted by \
+         the case. A scored check that rests on a reading of the text (a step its words do not \
+         contain, argued in `reference/README.md`, \"Readings\") is counted apart, in the \
+         column of its reading: *agrees with reading R* is how many of the checks resting on R \
+         (under the claimed profile) the adapter answers as R reads them. Those checks are still \
+         gated by each adapter's `expectations.yaml`.\n\n",
     );
     let mut header = String::from("| adapter | parser | version | language | claims |");
     let mut rule = String::from("|---|---|---|---|---|");
     for (name, _) in &scorings {
-        let _ = write!(header, " {} |", md(&format!("total, {name}")));
+        let _ = write!(header, " {} |", md(&format!("decided, {name}")));
+        rule.push_str("---:|");
+    }
+    for reading in Reading::ALL {
+        let _ = write!(header, " agrees with reading {} |", md_code(reading.name()));
         rule.push_str("---:|");
     }
     for g in &groups {
@@ -134,13 +146,20 @@ pub fn readme(report: &Report, names: &[String]) -> String {
         if !run.has_data() {
             let why = run.unavailable.as_deref().unwrap_or("it gave no answer");
             let _ = write!(out, " no data: {} |", md(&first_line(why)));
-            out.push_str(&" |".repeat(scorings.len() - 1 + groups.len()));
+            out.push_str(&" |".repeat(scorings.len() - 1 + Reading::ALL.len() + groups.len()));
             out.push('\n');
             continue;
         }
         for (_, profile) in &scorings {
-            let total = Cell::of(run.results(*profile));
+            let total = Cell::decided(run.results(*profile));
             let _ = write!(out, " **{}** {} |", total.shown(), percent(&total));
+        }
+        for reading in Reading::ALL {
+            let _ = write!(
+                out,
+                " {} |",
+                Cell::on_reading(&run.claimed, reading).shown()
+            );
         }
         for cell in matrix::cells(run, &groups, None) {
             let _ = write!(out, " {} |", cell.shown());
@@ -290,18 +309,31 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         return out;
     }
     for (_, profile) in matrix::scorings() {
-        let total = Cell::of(run.results(profile));
+        let total = Cell::decided(run.results(profile));
         let name = match profile {
             None => format!("its claimed profile ({})", h.profile),
             Some(p) => p.name().to_owned(),
         };
         let _ = writeln!(
             out,
-            "- under {}: {} passed {}",
+            "- under {}: {} decided checks passed {}",
             md(&name),
             total.shown(),
             percent(&total)
         );
+    }
+    for reading in Reading::ALL {
+        let cell = Cell::on_reading(&run.claimed, reading);
+        if cell.scored > 0 {
+            let _ = writeln!(
+                out,
+                "- agrees with reading {} ({}): {} {}",
+                md_code(reading.name()),
+                md(reading.summary()),
+                cell.shown(),
+                percent(&cell)
+            );
+        }
     }
     for pair in versions::pairs(report) {
         let [older, newer] = [pair.older, pair.newer].map(|i| &report.adapters[i]);
@@ -316,31 +348,7 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
             md_fence(why)
         );
     }
-    let bad: Vec<_> = run
-        .claimed
-        .iter()
-        .filter(|r| !matches!(r.outcome, Outcome::Pass | Outcome::Unspecified))
-        .collect();
-    let mut reported: Vec<(&str, &str)> = Vec::new();
-    for r in &bad {
-        let case = &report.cases[r.case];
-        if let Some(url) = case.reported.as_deref() {
-            if reported.last().is_none_or(|&(id, _)| id != case.id) {
-                reported.push((&case.id, url));
-            }
-        }
-    }
-    if !reported.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n{} reported case(s) still not passed (each a disagreement met on a live site and \
-             reported in some parser's tracker):\n",
-            reported.len()
-        );
-        for (id, url) in reported {
-            let _ = writeln!(out, "- {} — [reported](<{url}>)", md_code(id));
-        }
-    }
+    out.push_str(&reported_section(report, run));
     let groups = grouping::group(&report.cases, &run.claimed);
     let _ = writeln!(
         out,
@@ -370,6 +378,49 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
                 md_fence(&failure_block(case, &once.result(case, r)))
             );
         }
+    }
+    out
+}
+
+/// The reported cases an adapter does not pass: per case, the checks it fails, and whether each
+/// is the behaviour that was reported or another check of the case.
+fn reported_section(report: &Report, run: &AdapterRun) -> String {
+    let cases = reported::not_passed(&report.cases, &run.claimed);
+    if cases.is_empty() {
+        return String::new();
+    }
+    let showing = cases
+        .iter()
+        .filter(|c| c.shows_the_reported_behaviour())
+        .count();
+    let mut out = format!(
+        "\n{} reported case(s) not passed (each a disagreement met on a live site and reported in \
+         some parser's tracker): in {showing} the adapter answers a check of the reported \
+         behaviour as that behaviour does; in {} it fails something else.\n\n",
+        cases.len(),
+        cases.len() - showing
+    );
+    for case in &cases {
+        let id = &report.cases[case.case].id;
+        let checks: Vec<String> = case
+            .checks
+            .iter()
+            .map(|failed| {
+                format!(
+                    "{} {}, {}",
+                    md_code(&format!("#{}", failed.check)),
+                    failed.outcome,
+                    failed.relation.shown()
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "- {} — [reported](<{}>): {}",
+            md_code(id),
+            case.url,
+            checks.join("; ")
+        );
     }
     out
 }

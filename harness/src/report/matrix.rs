@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use robotstxt_reference::Profile;
 
 use robotstxt_suite::cases::Case;
+use robotstxt_suite::readings::Reading;
 use robotstxt_suite::run::{CheckResult, Outcome};
 
 use super::{AdapterRun, Report};
@@ -56,6 +57,20 @@ impl Cell {
         cell
     }
 
+    /// The decided checks among `results`: those that rest on no reading (see
+    /// [`robotstxt_suite::readings`]). The headline and the ranking count these alone.
+    pub fn decided<'a>(results: impl IntoIterator<Item = &'a CheckResult>) -> Cell {
+        Cell::of(results.into_iter().filter(|r| r.rests_on.is_empty()))
+    }
+
+    /// The checks among `results` that rest on `reading`: how far the adapter agrees with it.
+    pub fn on_reading<'a>(
+        results: impl IntoIterator<Item = &'a CheckResult>,
+        reading: Reading,
+    ) -> Cell {
+        Cell::of(results.into_iter().filter(|r| r.rests_on.contains(reading)))
+    }
+
     /// `passed/scored`, or `–` when nothing in it was scored.
     pub fn shown(&self) -> String {
         if self.scored == 0 {
@@ -71,13 +86,14 @@ impl Cell {
     }
 }
 
-/// An adapter's cell for each group, under `profile` (`None`: the claimed one).
+/// An adapter's cell for each group, under `profile` (`None`: the claimed one), counting the
+/// decided checks.
 pub fn cells(run: &AdapterRun, groups: &[Group], profile: Option<Profile>) -> Vec<Cell> {
     let results = run.results(profile);
     groups
         .iter()
         .map(|g| {
-            Cell::of(
+            Cell::decided(
                 results
                     .iter()
                     .filter(|r| g.cases.binary_search(&r.case).is_ok()),
@@ -132,7 +148,7 @@ pub fn identical_rows(report: &Report) -> Vec<Vec<usize>> {
     let mut rows: Vec<Vec<usize>> = by_answers.into_values().collect();
     let rank = |group: &Vec<usize>| {
         let run = &report.adapters[group[0]];
-        let total = Cell::of(&run.claimed);
+        let total = Cell::decided(&run.claimed);
         (
             !run.has_data(),
             std::cmp::Reverse((total.percent().unwrap_or(0.0) * 1000.0) as u64),
@@ -253,6 +269,32 @@ mod tests {
                 .map(|&p| (p, scored(Scoring::Forced(p))))
                 .collect(),
         }
+    }
+
+    #[test]
+    fn decided_checks_and_readings_are_counted_apart() {
+        let corpus = "cases:\n  - name: one\n    spec: test\n    robots: \"User-agent: *\\nDisallow:\\n\"\n    checks:\n      - { agent: FooBot, path: /a, expect: allowed, reading: empty-rule-matches-nothing }\n      - { agent: FooBot, path: /a, expect: { norobots-1994: allowed } }\n";
+        let cases = parse_file(corpus, Path::new("t.yaml"), "t").unwrap();
+        let reply = Ok(Reply::Verdicts(vec![Disallowed, Allowed]));
+        let claimed = score(
+            0,
+            &cases[0],
+            &reply,
+            Scoring::Claimed(Some(Profile::Rfc9309)),
+        );
+        // Under rfc9309 the first check rests on the reading; the second falls back to 1994.
+        assert_eq!(Cell::decided(&claimed).shown(), "1/1");
+        assert_eq!(
+            Cell::on_reading(&claimed, Reading::EmptyRuleMatchesNothing).shown(),
+            "0/1"
+        );
+        assert_eq!(
+            Cell::on_reading(&claimed, Reading::WholeTokenMatch).shown(),
+            "–"
+        );
+        // Under 1994 the reading does not apply: both checks are decided.
+        let forced = score(0, &cases[0], &reply, Scoring::Forced(Profile::Norobots1994));
+        assert_eq!(Cell::decided(&forced).shown(), "1/2");
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod matrix;
+pub mod reported;
 pub mod versions;
 
 use std::path::{Path, PathBuf};
@@ -71,6 +72,8 @@ pub struct About {
     /// Anything else a reader needs, such as how it differs from another adapter of the same
     /// library.
     pub note: Option<String>,
+    /// Which form of the robot's name the adapter hands its parser.
+    pub agent: robotstxt_suite::engine::AgentForm,
 }
 
 impl AdapterRun {
@@ -135,6 +138,10 @@ impl Engine for Recorder {
 
     fn unavailable(&self) -> Option<&str> {
         self.inner.unavailable()
+    }
+
+    fn agent_form(&self) -> Option<robotstxt_suite::engine::AgentForm> {
+        self.inner.agent_form()
     }
 
     fn fresh_start(&mut self) {
@@ -211,7 +218,9 @@ pub fn collect(
                         .zip(&log)
                         .enumerate()
                         .flat_map(|(i, (case, (reply, _)))| {
-                            run::score(i, case, reply, Scoring::Forced(profile))
+                            let mut scored = run::score(i, case, reply, Scoring::Forced(profile));
+                            run::note_handed(&mut scored, case, engine.agent_form());
+                            scored
                         })
                         .map(|mut r| {
                             let seen = unstable.get(&(r.case, r.check));

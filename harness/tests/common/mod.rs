@@ -151,7 +151,7 @@ pub fn hostile_corpus() -> String {
                 "reported": REPORTED,
                 "robots": "User-agent: *\nDisallow: /a\n",
                 "checks": [
-                    { "agent": "FooBot", "path": "/a", "expect": "disallowed" },
+                    { "agent": "FooBot", "path": "/a", "expect": "disallowed", "reported": "allowed" },
                     { "agent": "FooBot", "path": "/b", "expect": "allowed" }
                 ]
             }

@@ -113,8 +113,8 @@ impl<'a> Names<'a> {
     }
 
     /// RFC 9309 §2.2.1: "Crawlers MUST use case-insensitive matching to find the group that
-    /// matches the product token". Choice: the whole product tokens are compared, with ASCII case
-    /// folding (tokens are ASCII): `User-agent: foo` does not name `FooBot`, and
+    /// matches the product token". Reading `whole-token-match` (README, "Readings"): whole tokens
+    /// are compared, with ASCII case folding: `User-agent: foo` does not name `FooBot`, and
     /// `User-agent: FooBot-Image` does not name `FooBot`.
     pub(super) fn names(self, token: &[u8]) -> bool {
         match self {

@@ -14,8 +14,8 @@ use memchr::memmem;
 /// end of the match pattern". Choice: `$` is the end anchor only as the pattern's last character
 /// (normalizing has already turned any other `$` into the character `%24`).
 ///
-/// Choice: an empty pattern matches nothing (the caller skips it), and a pattern that does not
-/// start with `/` or `*` is matched as written, so it matches no path that starts with `/`.
+/// Reading `empty-rule-matches-nothing` (README, "Readings"): an empty pattern matches nothing
+/// (the caller skips it). Choice: a pattern that starts with neither `/` nor `*` matches no path.
 ///
 /// The pattern is cut at its `*`s into segments. The first segment must be a prefix of the URI;
 /// each middle segment is found at its leftmost place after the previous one (taking the leftmost

@@ -141,7 +141,7 @@ mod tests {
         let line = check("id", b"User-agent: *\n", &queries);
         assert_eq!(
             String::from_utf8(line).unwrap(),
-            r#"{"type":"check","id":"id","robots_b64":"VXNlci1hZ2VudDogKgo=","queries":[{"agent":"FooBot/2.1","product_token":"FooBot","path":"/a","url":"http://example.com/a"}]}"#
+            r#"{"type":"check","id":"id","robots_b64":"VXNlci1hZ2VudDogKgo=","queries":[{"agent":"FooBot/2.1","product_token":"FooBot","name":"FooBot","path":"/a","url":"http://example.com/a"}]}"#
         );
         assert_eq!(hello(), br#"{"type":"hello","protocol":1}"#);
         assert_eq!(stop(), br#"{"type":"stop"}"#);

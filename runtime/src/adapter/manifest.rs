@@ -31,8 +31,8 @@ pub struct Manifest {
     /// called: for a second adapter of the same library, how the two differ.
     #[serde(default)]
     pub note: Option<String>,
-    /// Which form of the robot's name the parser's API takes: the agent as given, or its product
-    /// token (adapters/PROTOCOL.md, "2. Checks").
+    /// Which form of the robot's name the parser's API takes: the agent as given, its product
+    /// token, or its bare name (adapters/PROTOCOL.md, "2. Checks").
     pub agent: AgentForm,
     /// Programs that must be on `PATH`.
     #[serde(default)]
@@ -60,15 +60,9 @@ pub struct Package {
     pub registry: String,
 }
 
-/// Which form of the robot's name an adapter passes its parser.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum AgentForm {
-    /// The query's `agent`, as the robot gives it (`FooBot/2.1`).
-    AsGiven,
-    /// The query's `product_token` (`FooBot`), for an API documented to take one.
-    ProductToken,
-}
+/// Which form of the robot's name an adapter passes its parser (defined with the forms
+/// themselves).
+pub use robotstxt_suite::engine::AgentForm;
 
 /// Registries whose package is whatever the system provides, not installed by the adapter: the
 /// manifest's version is the one last seen, and the handshake says which one ran.

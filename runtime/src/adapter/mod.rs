@@ -9,6 +9,7 @@
 
 pub mod check;
 mod codec;
+pub mod handing;
 pub mod holders;
 pub mod install;
 mod live;
@@ -35,6 +36,14 @@ use crate::cache::Places;
 /// run, the result is an engine that answers every batch as unavailable, with the reason, so that
 /// a run reports its checks as skipped rather than failing.
 pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Engine> {
+    Box::new(handing::Handing::new(
+        start(adapter, limits, log),
+        adapter.manifest.agent,
+    ))
+}
+
+/// [`open`] without saying which form of the agent the engine hands its parser.
+fn start(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Engine> {
     if adapter.in_process {
         return match adapter.manifest.profile.parse() {
             Ok(profile) => Box::new(ReferenceEngine::new(profile)),
