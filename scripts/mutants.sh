@@ -12,7 +12,7 @@
 #
 # - verdict: the code that decides allowed or disallowed (everything under reference/src but the
 #   explanations, the analysis API and open_points), against the case corpus alone
-#   (`cargo test -p robotstxt-test --test corpus`): the corpus is what other parsers are held to,
+#   (`cargo test -p robotstxt-suite --test corpus`): the corpus is what other parsers are held to,
 #   so it has to pin down every verdict the reference gives on a point the texts settle.
 # - explanation: the text `check` prints and the API analyses read (`decide`, `Display`,
 #   `records`, `groups`, ...), against the reference's own tests (unit tests, and the snapshots of
@@ -54,7 +54,7 @@ run_pass() {
     case $pass in
         verdict)
             args+=(--exclude "$open_points" --exclude-re "$explain_re"
-                -C --package=robotstxt-test -C --test=corpus) ;;
+                -C --package=robotstxt-suite -C --test=corpus) ;;
         explanation)
             args+=(--exclude "$open_points" --re "$explain_re" -C --lib -C --test=explanations) ;;
         open-points)

@@ -23,7 +23,7 @@ PASSES = [
     (
         "verdict",
         "the code that decides allowed or disallowed",
-        "`cargo test -p robotstxt-test --test corpus` (the case corpus alone)",
+        "`cargo test -p robotstxt-suite --test corpus` (the case corpus alone)",
     ),
     (
         "explanation",

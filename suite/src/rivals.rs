@@ -1,6 +1,6 @@
 //! The rival of each reading: the verdict a check would have if its words were read the other
 //! way. A scored check rests on a reading exactly when the rival gives another verdict than the
-//! reference; `harness/tests/readings.rs` holds the corpus to naming the readings its checks rest
+//! reference; `suite/tests/quotes.rs` holds the corpus to naming the readings its checks rest
 //! on, and to naming no other.
 //!
 //! Each rival is written as an edit of the body and the path that the reference then decides as

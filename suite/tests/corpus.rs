@@ -100,7 +100,7 @@ fn generated(name: &str, spec: &str, robots: Vec<u8>, checks: Vec<Check>) -> Cas
         name: name.to_owned(),
         spec: spec.to_owned(),
         clauses: Spec::Same(spec.to_owned()),
-        note: Some("built by harness/tests/corpus.rs".to_owned()),
+        note: Some("built by suite/tests/corpus.rs".to_owned()),
         reported: None,
         robots,
         checks,
