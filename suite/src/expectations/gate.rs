@@ -234,9 +234,14 @@ fn reason_for(case: &Case, r: &CheckResult) -> String {
                 .expected
                 .map_or_else(|| "nothing".to_owned(), |e| e.to_string());
             let profile = r.scored_under.map_or("the profile", |p| p.name());
+            // The clause of the profile that scored the check, not every profile's.
+            let clause = r
+                .scored_under
+                .and_then(|p| case.clauses.for_profile(p))
+                .unwrap_or(&case.spec);
             format!(
                 "answers {actual} where {profile} expects {expected} ({})",
-                shorten(case.spec.trim(), 100)
+                shorten(clause.trim(), 100)
             )
         }
         Outcome::Unstable => format!("the parser's answer varies: {detail}"),
