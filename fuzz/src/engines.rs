@@ -25,7 +25,10 @@ static HOOK: Once = Once::new();
 /// Asks `check` (an adapter's parser function) about `body`, with libFuzzer's panic hook held
 /// off while it runs; a panic is the parser refusing the body, as the adapter kit answers it.
 fn ask(
-    mut check: impl FnMut(&[u8], &[robotstxt_protocol::Query]) -> Result<Vec<QueryAnswer>, String>,
+    mut check: impl FnMut(
+        &[u8],
+        &[robotstxt_protocol::Query],
+    ) -> Result<Vec<QueryAnswer>, robotstxt_protocol::Refusal>,
     body: &[u8],
     queries: &[Query],
 ) -> Reply {
@@ -48,11 +51,10 @@ fn ask(
         Ok(answers) => {
             let answers: Vec<Result<Verdict, String>> = answers
                 .into_iter()
-                .map(|answer| {
-                    answer.map(|verdict| match verdict {
-                        robotstxt_protocol::Verdict::Allowed => Verdict::Allowed,
-                        robotstxt_protocol::Verdict::Disallowed => Verdict::Disallowed,
-                    })
+                .map(|answer| match answer {
+                    Ok(robotstxt_protocol::Verdict::Allowed) => Ok(Verdict::Allowed),
+                    Ok(robotstxt_protocol::Verdict::Disallowed) => Ok(Verdict::Disallowed),
+                    Err(refusal) => Err(refusal.0),
                 })
                 .collect();
             if answers.iter().all(Result::is_ok) {
@@ -61,7 +63,7 @@ fn ask(
                 Reply::Refused(answers)
             }
         }
-        Err(message) => Reply::Rejected(message),
+        Err(refusal) => Reply::Rejected(refusal.0),
     }
 }
 

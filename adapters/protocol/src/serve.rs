@@ -19,13 +19,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use serde::Serialize;
 
 use crate::wire::{
-    Answer, Check, CheckReply, Handshake, Query, Request, UnsupportedProtocol, Verdict,
+    Answer, Check, CheckReply, Handshake, Query, Refusal, Request, UnsupportedProtocol, Verdict,
     PROTOCOL_VERSION,
 };
 
 /// What a parser says about one query: its verdict, or why it refused that query (the body was
 /// read; this URL could not be asked).
-pub type QueryAnswer = Result<Verdict, String>;
+pub type QueryAnswer = Result<Verdict, Refusal>;
 
 /// Serves the protocol on stdin and stdout, asking `ask` about each query in turn: `Ok` with the
 /// verdict, or `Err` with why the parser refused that query. A panic in `ask` is answered as the
@@ -59,7 +59,7 @@ pub fn serve(
 /// A function of [`serve_batch`]'s kind that asks `ask` about each query in turn.
 pub fn per_query(
     mut ask: impl FnMut(&[u8], &Query) -> QueryAnswer,
-) -> impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, String> {
+) -> impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, Refusal> {
     move |body, queries| Ok(queries.iter().map(|query| ask(body, query)).collect())
 }
 
@@ -68,7 +68,7 @@ pub fn per_query(
 /// panic in `check` is answered as the parser refusing the body.
 pub fn serve_batch(
     handshake: Handshake,
-    check: impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, String>,
+    check: impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, Refusal>,
 ) -> io::Result<()> {
     let output = BufWriter::new(io::stdout().lock());
     serve_on(&handshake, io::stdin().lock(), output, check)
@@ -84,7 +84,7 @@ pub fn serve_on(
     handshake: &Handshake,
     mut input: impl BufRead,
     mut output: impl Write,
-    mut check: impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, String>,
+    mut check: impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, Refusal>,
 ) -> io::Result<()> {
     let mut line = String::new();
     loop {
@@ -118,7 +118,7 @@ pub fn serve_on(
 /// The reply to one check: the parser's answers, or its refusal of the body.
 fn answer<'a>(
     request: &'a Check,
-    check: &mut impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, String>,
+    check: &mut impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, Refusal>,
 ) -> CheckReply<'a> {
     let id = request.id.as_ref().into();
     match check_guarded(check, &request.robots, &request.queries) {
@@ -135,7 +135,7 @@ fn answer<'a>(
                 results: answers.into_iter().map(Answer::from).collect(),
             }
         }
-        Err(error) => CheckReply::Refusal { id, error },
+        Err(Refusal(error)) => CheckReply::Refusal { id, error },
     }
 }
 
@@ -143,12 +143,16 @@ fn answer<'a>(
 /// (`panic: ...`). For whoever calls an adapter's parser function in-process (a fuzz target, a
 /// benchmark) and must meet its panics as the adapter's harness would.
 pub fn check_guarded(
-    check: &mut impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, String>,
+    check: &mut impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, Refusal>,
     body: &[u8],
     queries: &[Query],
-) -> Result<Vec<QueryAnswer>, String> {
-    catch_unwind(AssertUnwindSafe(|| check(body, queries)))
-        .unwrap_or_else(|payload| Err(format!("panic: {}", panic_message(payload.as_ref()))))
+) -> Result<Vec<QueryAnswer>, Refusal> {
+    catch_unwind(AssertUnwindSafe(|| check(body, queries))).unwrap_or_else(|payload| {
+        Err(Refusal(format!(
+            "panic: {}",
+            panic_message(payload.as_ref())
+        )))
+    })
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> &str {
@@ -182,7 +186,7 @@ mod tests {
     /// Every line the kit writes for `input`, with what `serve_on` returned.
     fn exchange(
         input: &str,
-        check: impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, String>,
+        check: impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, Refusal>,
     ) -> (Vec<String>, io::Result<()>) {
         let mut output = Vec::new();
         let ended = serve_on(&handshake(), input.as_bytes(), &mut output, check);
@@ -190,12 +194,12 @@ mod tests {
         (text.lines().map(str::to_owned).collect(), ended)
     }
 
-    fn disallow_private(body: &[u8], queries: &[Query]) -> Result<Vec<QueryAnswer>, String> {
+    fn disallow_private(body: &[u8], queries: &[Query]) -> Result<Vec<QueryAnswer>, Refusal> {
         assert_eq!(body, b"User-agent: *\nDisallow: /private\n");
         Ok(queries
             .iter()
             .map(|q| match &*q.path {
-                "/refused" => Err("bad URL".to_owned()),
+                "/refused" => Err("bad URL".into()),
                 path => Ok(Verdict::from_allowed(!path.starts_with("/private"))),
             })
             .collect())

@@ -268,12 +268,37 @@ pub enum Answer {
     },
 }
 
-impl From<Result<Verdict, String>> for Answer {
-    fn from(answer: Result<Verdict, String>) -> Answer {
+impl From<Result<Verdict, Refusal>> for Answer {
+    fn from(answer: Result<Verdict, Refusal>) -> Answer {
         match answer {
             Ok(verdict) => Answer::Verdict(verdict),
-            Err(error) => Answer::Refused { error },
+            Err(Refusal(error)) => Answer::Refused { error },
         }
+    }
+}
+
+/// Why a parser refused a query or a whole body, in its own words: the text a refusal's `error`
+/// carries to the harness (2. Checks). `?` turns a `String` or a `&str` into one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+impl From<String> for Refusal {
+    fn from(text: String) -> Refusal {
+        Refusal(text)
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(text: &str) -> Refusal {
+        Refusal(text.to_owned())
     }
 }
 

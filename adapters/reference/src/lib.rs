@@ -19,7 +19,7 @@ pub fn check_under(
     profile: Profile,
     body: &[u8],
     queries: &[Query],
-) -> Result<Vec<QueryAnswer>, String> {
+) -> Result<Vec<QueryAnswer>, robotstxt_protocol::Refusal> {
     let robots = Robots::parse(profile, body);
     let ask = |query: &Query| {
         Ok(Verdict::from_allowed(

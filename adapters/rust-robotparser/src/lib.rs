@@ -16,7 +16,10 @@ pub fn handshake() -> Handshake {
 /// which is what its own fetcher (reqwest's `Response::text`) does for an undeclared charset.
 /// Parse warnings are not refusals: the crate still returns a result. A URL the `url` crate
 /// refuses is that query refused.
-pub fn check(body: &[u8], queries: &[Query]) -> Result<Vec<QueryAnswer>, String> {
+pub fn check(
+    body: &[u8],
+    queries: &[Query],
+) -> Result<Vec<QueryAnswer>, robotstxt_protocol::Refusal> {
     let text = String::from_utf8_lossy(body);
     let robots_url = Url::parse("http://example.com/robots.txt").expect("robots.txt URL");
     let robots = parse_robots_txt(robots_url.origin(), &text).get_result();

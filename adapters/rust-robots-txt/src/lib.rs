@@ -14,7 +14,10 @@ pub fn handshake() -> Handshake {
 /// `Robots::from_str_lossy` takes `&str`: bytes are decoded as UTF-8, invalid sequences replaced
 /// by U+FFFD. As its README shows, the caller picks the section for the agent and asks a
 /// `SimpleMatcher` over that section's rules about the path.
-pub fn check(body: &[u8], queries: &[Query]) -> Result<Vec<QueryAnswer>, String> {
+pub fn check(
+    body: &[u8],
+    queries: &[Query],
+) -> Result<Vec<QueryAnswer>, robotstxt_protocol::Refusal> {
     let text = String::from_utf8_lossy(body);
     let robots = Robots::from_str_lossy(&text);
     let ask = |query: &Query| {
@@ -42,6 +45,6 @@ mod tests {
         );
         let queries = [Query::new("FooBot", "/\u{e9}")];
         let refused = check_guarded(&mut super::check, body, &queries).unwrap_err();
-        assert!(refused.starts_with("panic: "), "{refused}");
+        assert!(refused.0.starts_with("panic: "), "{refused}");
     }
 }

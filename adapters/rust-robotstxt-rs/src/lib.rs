@@ -13,7 +13,10 @@ pub fn handshake() -> Handshake {
 /// `RobotsTxt::parse` takes `&str`: bytes are decoded as UTF-8 with invalid sequences replaced
 /// by U+FFFD, as its own `from_url` does (reqwest's `Response::text`) for an undeclared charset.
 /// `can_fetch` takes the agent as given and the path.
-pub fn check(body: &[u8], queries: &[Query]) -> Result<Vec<QueryAnswer>, String> {
+pub fn check(
+    body: &[u8],
+    queries: &[Query],
+) -> Result<Vec<QueryAnswer>, robotstxt_protocol::Refusal> {
     let text = String::from_utf8_lossy(body);
     let robots = RobotsTxt::parse(&text);
     let ask = |query: &Query| {

@@ -15,7 +15,10 @@ pub fn handshake() -> Handshake {
 /// `Robots::parse` takes the bytes as they are and one crawler name, matched exactly as its
 /// README's first example does (a plain `&str`); the body is parsed once per distinct agent.
 /// `is_allowed` takes the path and query.
-pub fn check(body: &[u8], queries: &[Query]) -> Result<Vec<QueryAnswer>, String> {
+pub fn check(
+    body: &[u8],
+    queries: &[Query],
+) -> Result<Vec<QueryAnswer>, robotstxt_protocol::Refusal> {
     let mut robots: HashMap<&str, Robots> = HashMap::new();
     let mut answers = Vec::with_capacity(queries.len());
     for query in queries {

@@ -17,7 +17,10 @@ pub fn handshake() -> Handshake {
 /// The API binds one agent (the product token) per `Robot`, built from the bytes, so the body is
 /// parsed once per distinct agent; `allowed` takes the URL in full. An error building a `Robot`
 /// is the parser refusing the body.
-pub fn check(body: &[u8], queries: &[Query]) -> Result<Vec<QueryAnswer>, String> {
+pub fn check(
+    body: &[u8],
+    queries: &[Query],
+) -> Result<Vec<QueryAnswer>, robotstxt_protocol::Refusal> {
     let mut robots: HashMap<&str, Robot> = HashMap::new();
     let mut answers = Vec::with_capacity(queries.len());
     for query in queries {
