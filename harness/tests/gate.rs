@@ -154,7 +154,7 @@ fn an_unlisted_failure_is_a_regression() {
         out.stdout.contains("REGRESSION gate/open#1 — fail"),
         "{out:?}"
     );
-    assert!(out.stdout.contains("1 regressions"), "{out:?}");
+    assert!(out.stdout.contains("1 regression,"), "{out:?}");
 }
 
 #[test]
