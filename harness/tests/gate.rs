@@ -465,7 +465,7 @@ fn markdown_summary() {
     assert_eq!(ok.code, 0);
     assert!(
         ok.stdout
-            .starts_with("### ✅ robotstxt-test: 1 adapter(s) as expected"),
+            .starts_with("### ✅ robotstxt-test: 1 adapter as expected"),
         "{}",
         ok.stdout
     );

@@ -169,7 +169,7 @@ fn a_breakdown_part_way_is_one_error_not_a_regression_per_check() {
     assert!(lines <= 30, "{lines} lines: {out:?}");
     assert!(!out.stdout.contains("REGRESSION"), "{out:?}");
     assert!(
-        out.stdout.contains("broke down part way, at closed-0"),
+        out.stdout.contains("broke down part way, at gate/closed-0"),
         "{out:?}"
     );
     assert!(

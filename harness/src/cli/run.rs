@@ -61,7 +61,8 @@ pub struct Args {
     /// grouped by cause.
     #[arg(long, short)]
     verbose: bool,
-    /// Score under this profile instead of the one each engine claims.
+    /// Score under this profile instead of the one each engine claims: `norobots-1994` (the 1994
+    /// "A Standard for Robot Exclusion") or `rfc9309` (RFC 9309).
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
     profile: Option<Profile>,
     #[command(flatten)]
