@@ -123,7 +123,9 @@ impl AdapterArgs {
                 }
             }
         };
-        eprintln!("adapters: {}", source.shown);
+        // Said once, however many times a command looks the adapters up.
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| eprintln!("adapters: {}", source.shown));
         Ok(source)
     }
 
