@@ -126,15 +126,19 @@ fn a_timeout_under_load_is_asked_again_and_the_gate_stays_green() {
     );
 }
 
-/// Two cases that pass, then eight (listed as failing) whose bodies make the `debug-print`
-/// adapter print a debug line on stdout.
+/// A case that passes, one (listed as failing) whose body makes the `debug-print` adapter print a
+/// debug line on stdout, another that passes, then eight more like the second: a fault now and
+/// then, then faults in a row.
 fn breakdown_corpus() -> String {
-    let mut yaml = String::from("cases:\n");
-    for i in 0..2 {
-        yaml.push_str(&format!(
+    let open = |i: usize| {
+        format!(
             "  - name: open-{i}\n    spec: test\n    robots: \"User-agent: *\\n\"\n    checks:\n      - {{ agent: FooBot, path: /a, expect: allowed }}\n"
-        ));
-    }
+        )
+    };
+    let mut yaml = String::from("cases:\n");
+    yaml.push_str(&open(0));
+    yaml.push_str("  - name: early\n    spec: test\n    robots: \"# FAULT\\nUser-agent: *\\nDisallow: /\\n\"\n    checks:\n      - { agent: FooBot, path: /a, expect: disallowed }\n");
+    yaml.push_str(&open(1));
     for i in 0..8 {
         yaml.push_str(&format!(
             "  - name: closed-{i}\n    spec: test\n    robots: \"# FAULT\\nUser-agent: *\\nDisallow: /\\n\"\n    checks:\n      - {{ agent: FooBot, path: /a, expect: disallowed }}\n      - {{ agent: FooBot, path: /b, expect: disallowed }}\n"
@@ -158,7 +162,7 @@ fn a_breakdown_part_way_is_one_error_not_a_regression_per_check() {
             .unwrap()
             .matches("outcome: fail")
             .count(),
-        16
+        17
     );
 
     let broken = [("CHAOS_FAULTS", "1")];

@@ -244,7 +244,8 @@ fn gated_verdict(
             message: format!("unstable: {}", first_line(result.detail.as_deref())),
         },
         Status::BrokeDown => Verdict::Skipped(format!(
-            "not asked: {} broke down (see the breakdown's error)",
+            "not judged: {} broke down, and this check was not answered (see the breakdown's \
+             error)",
             run.handshake.name
         )),
         Status::UnexpectedPass(entry) => {

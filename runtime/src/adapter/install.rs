@@ -145,6 +145,9 @@ pub fn install(
     let steps = (adapter.manifest.setup.iter())
         .filter(|step| force || !step_done(adapter, step))
         .count();
+    if steps == 0 {
+        return std::fs::remove_file(&installing).map_err(io_at(&adapter.cache));
+    }
     log(&format!(
         "{}: installing ({steps} setup {})",
         adapter.name(),

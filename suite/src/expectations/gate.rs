@@ -12,12 +12,14 @@
 //! | yes, as `unstable` | anything | [`Status::AsListed`] (its answer is known to vary) |
 //! | yes | another non-pass | [`Status::Regression`] |
 //! | yes | pass or unspecified | [`Status::UnexpectedPass`] (fails the run under `--strict`) |
-//! | either | skipped, or a fault of the breakdown | [`Status::BrokeDown`] unless listed so |
+//! | either | skipped, or a fault of a run that broke down | [`Status::BrokeDown`] unless listed so |
 //!
 //! A check that was never asked (`skipped`: the adapter was unavailable, or broke down before
 //! it) is never a regression, whatever the file lists: nothing is known about it. Nor are the
-//! faults in a row that made the adapter break down ([`crate::run::breakdown_start`]): they are
-//! the breakdown, which fails the run once, on its own (exit 3), rather than once per check.
+//! faults in a row that made the adapter break down ([`crate::run::breakdown_start`]), nor, in a
+//! run that broke down, its other faults (crashes, timeouts, protocol errors) not listed as such:
+//! they are the breakdown, which fails the run once, on its own (exit 3), rather than once per
+//! check.
 //!
 //! Before a run is judged, its suspects are asked again (see [`crate::reask`]): a check that
 //! timed out where the file lists another outcome ([`Judged::timed_out`]) alone with more
@@ -139,6 +141,7 @@ impl Judged {
 /// [resolved](ExpectationFile::resolve) against the same corpus.
 pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckResult]) -> Judged {
     let broke_down_from = breakdown_start(results).unwrap_or(results.len());
+    let broke_down = broke_down_from < results.len();
     let index: std::collections::HashMap<&CheckId, usize> = expectations
         .entries
         .iter()
@@ -158,7 +161,9 @@ pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckRes
             if let Some(entry) = as_listed {
                 return Status::AsListed(entry);
             }
-            if i >= broke_down_from {
+            // Once the adapter broke down, its faults (the same debug print or crash, now and
+            // then before it gave up) are the breakdown's, judged with it.
+            if i >= broke_down_from || (broke_down && is_fault(r)) {
                 return Status::BrokeDown;
             }
             match (entry, Listed::of(r.outcome)) {
@@ -175,6 +180,14 @@ pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckRes
         statuses,
         slow: Vec::new(),
     }
+}
+
+/// A crash, timeout or protocol error: the adapter's fault rather than the parser's answer.
+fn is_fault(result: &CheckResult) -> bool {
+    matches!(
+        result.open_fault.unwrap_or(result.outcome),
+        Outcome::Crash | Outcome::Timeout | Outcome::ProtocolError
+    )
 }
 
 /// The results an update asks again before it writes a file from them: every non-pass (a
