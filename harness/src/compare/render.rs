@@ -121,7 +121,7 @@ fn rows(comparison: &Comparison) -> Vec<Group> {
             }),
         }
     }
-    groups.sort_by(|a, b| b.names.len().cmp(&a.names.len()));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.names.len()));
     rows.extend(groups);
     rows
 }
