@@ -6,7 +6,8 @@
 //! `robotstxt-test` binary does with them: it shows what a run found ([`output`]), builds the
 //! published compatibility reports ([`report`]), asks one body of many engines at once
 //! ([`compare`]), fuzzes for new disagreements and minimizes them ([`fuzz`]) and surveys real
-//! files ([`survey`]), writing its files whole or not at all ([`atomic`], [`swap`]).
+//! files ([`survey`]), writing its files whole or not at all ([`atomic`], [`swap`]). Before a run
+//! is judged, published or written down as expectations, [`settle`] asks its suspects again.
 
 pub mod atomic;
 pub mod compare;
@@ -15,5 +16,6 @@ pub mod limits;
 pub mod output;
 pub mod repeats;
 pub mod report;
+pub mod settle;
 pub mod survey;
 pub mod swap;

@@ -126,6 +126,9 @@ fn the_page_renders_and_no_case_content_runs() {
     // (2 adapters x 4 checks).
     assert!(dom.contains("data-rendered=\"8\""), "{dom}");
     assert!(dom.contains("<table id=\"summary\">"), "{dom}");
+    // The totals fit a 1400 px window, and the counter counts adapters, not rows of tables.
+    assert!(dom.contains("data-summary-overflows=\"false\""), "{dom}");
+    assert!(dom.contains("4 of 4 checks, 2 of 2 adapters"), "{dom}");
     assert!(dom.contains("<table class=\"m\">"), "{dom}");
     // The detail panel shows the hostile body and names as text.
     assert!(

@@ -122,9 +122,25 @@ fn the_human_table_marks_cells_and_explains_under_both_profiles() {
     let out = compare(dir.path(), CR_AND_ALLOW, &args);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
     let lines: Vec<&str> = out.stdout.lines().collect();
-    assert!(lines[0].starts_with("query") && lines[0].contains("rust-robotparser"));
-    assert!(lines[1].starts_with("FooBot /private/ok") && lines[1].contains("allowed ✗"));
-    assert!(lines[2].starts_with("BarBot/1.0 /private/ok"));
+    assert_eq!(lines[0], "   1  FooBot /private/ok", "{}", out.stdout);
+    assert_eq!(lines[1], "   2  BarBot/1.0 /private/ok", "{}", out.stdout);
+    // The reference once per profile: the carried `reference` adapter answers as the rfc9309 row.
+    let reference_rows = lines.iter().filter(|l| l.starts_with("reference")).count();
+    assert_eq!(reference_rows, 2, "{}", out.stdout);
+    let robotparser = lines
+        .iter()
+        .find(|l| l.starts_with("rust-robotparser"))
+        .unwrap_or_else(|| panic!("{}", out.stdout));
+    assert!(robotparser.contains("A ✗"), "{robotparser}");
+    // Adapters answering alike share a row, their names under it.
+    assert!(
+        out.stdout.contains("2 adapters ")
+            && out
+                .stdout
+                .contains("    rust-robotstxt, rust-texting-robots"),
+        "{}",
+        out.stdout
+    );
     for needed in [
         "The reference's explanation:",
         "disallowed: norobots-1994: robot name `foobot`",
@@ -146,9 +162,12 @@ fn the_human_table_marks_cells_and_explains_under_both_profiles() {
         &[&args[..], &["--format", "markdown"]].concat(),
     );
     assert!(
-        markdown
-            .stdout
-            .starts_with("| query | reference norobots-1994 |"),
+        markdown.stdout.starts_with("1. `FooBot /private/ok`"),
+        "{}",
+        markdown.stdout
+    );
+    assert!(
+        markdown.stdout.contains("| reference rfc9309 | A | A |"),
         "{}",
         markdown.stdout
     );
@@ -178,8 +197,8 @@ fn an_open_point_is_marked_and_not_scored() {
     assert_eq!(cell["differs"], true);
     assert_eq!(cell["open_points"][0], "byte-order-mark");
     let human = compare(scratch.dir.path(), body, &args[..4]);
-    assert!(human.stdout.contains("allowed ~"), "{}", human.stdout);
-    assert!(human.stdout.contains("on open point(s) byte-order-mark"));
+    assert!(human.stdout.contains("A ~"), "{}", human.stdout);
+    assert!(human.stdout.contains("on open point byte-order-mark"));
 }
 
 #[test]
@@ -216,4 +235,72 @@ fn exit_codes_agree_input_and_broken() {
     );
     assert_eq!(dead.code, 3, "{}{}", dead.stdout, dead.stderr);
     assert!(dead.stdout.contains("unavailable"), "{}", dead.stdout);
+}
+
+#[test]
+fn many_queries_and_adapters_fit_120_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = RUST_ADAPTERS.to_vec();
+    let paths: Vec<String> = (0..40).map(|i| format!("/private/{i}")).collect();
+    for path in &paths {
+        args.extend(["--path", path.as_str()]);
+    }
+    let long_agent = format!("Bot{}", "x".repeat(300));
+    args.extend(["--agent", "FooBot", "--agent", long_agent.as_str()]);
+    let out = compare(dir.path(), CR_AND_ALLOW, &args);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    let table = out.stdout.split("\nA allowed").next().unwrap();
+    for line in table.lines() {
+        assert!(
+            line.chars().count() <= 120,
+            "{} wide: {line}",
+            line.chars().count()
+        );
+    }
+    assert!(
+        table.contains("characters]…"),
+        "a long agent is cut in the middle: {table}"
+    );
+    assert!(
+        table.lines().any(|l| l.trim_start().starts_with("80")),
+        "{table}"
+    );
+}
+
+#[test]
+fn without_adapter_compare_asks_the_installed_ones_and_installs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    std::fs::write(
+        dir.path().join("robots.txt"),
+        "User-agent: *\nDisallow: /a\n",
+    )
+    .unwrap();
+    let cache_arg = cache.to_string_lossy().into_owned();
+    let out = run_binary(
+        dir.path(),
+        &[
+            "compare",
+            "--robots",
+            "robots.txt",
+            "--path",
+            "/a",
+            "--cache-dir",
+            &cache_arg,
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    // Outside a checkout, on a fresh cache, the ready ones are the reference (served by the
+    // binary) and the adapters of system packages, which need no install.
+    assert!(
+        out.stderr.contains("installed adapter")
+            && out
+                .stderr
+                .contains("more can be installed: robotstxt-test adapters install "),
+        "{out:?}"
+    );
+    assert!(
+        !cache.join("adapters").exists() || common::names_in(&cache.join("adapters")).is_empty(),
+        "nothing installed"
+    );
 }

@@ -154,7 +154,7 @@ fn an_unlisted_failure_is_a_regression() {
         out.stdout.contains("REGRESSION gate/open#1 — fail"),
         "{out:?}"
     );
-    assert!(out.stdout.contains("1 regressions"), "{out:?}");
+    assert!(out.stdout.contains("1 regression,"), "{out:?}");
 }
 
 #[test]
@@ -465,7 +465,7 @@ fn markdown_summary() {
     assert_eq!(ok.code, 0);
     assert!(
         ok.stdout
-            .starts_with("### ✅ robotstxt-test: 1 adapter(s) as expected"),
+            .starts_with("### ✅ robotstxt-test: 1 adapter as expected"),
         "{}",
         ok.stdout
     );

@@ -63,6 +63,14 @@ fn a_second_install_into_a_complete_cache_does_nothing_and_says_so() {
     let first = place.run(&["adapters", "install", "venv-fake"]);
     assert_eq!(first.code, 0, "{first:?}");
     assert!(first.stdout.contains("ok      venv-fake\n"), "{first:?}");
+    // Not a terminal: no bar is drawn, and the install's start and end are still said, timed.
+    assert!(
+        first
+            .stderr
+            .contains("venv-fake: installing (1 setup step)")
+            && first.stderr.contains("venv-fake: installed in "),
+        "{first:?}"
+    );
     let venv = place.cache().join("adapters/venv-fake/venv/bin/python");
     assert!(venv.exists(), "{first:?}");
     let before = files(&place.cache());

@@ -76,7 +76,15 @@ fn go_build_builds_into_the_cache_once_and_again_after_a_change() {
         let out = Command::new(&adapter.argv()[0]).output().unwrap();
         String::from_utf8(out.stdout).unwrap()
     };
-    assert_eq!(install_logging(&adapter).len(), 1);
+    // A line as the install starts, one per step, and one as it ends, with the time it took.
+    let lines = install_logging(&adapter);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0], "go-hello: installing (1 setup step)");
+    assert!(lines[1].starts_with("go-hello:   go build"), "{lines:?}");
+    assert!(
+        lines[2].starts_with("go-hello: installed in ") && lines[2].ends_with(" s"),
+        "{lines:?}"
+    );
     assert_eq!(availability(&adapter), Availability::Ready);
     assert_eq!(says(&adapter), "first\n");
     assert_eq!(
@@ -95,7 +103,7 @@ fn go_build_builds_into_the_cache_once_and_again_after_a_change() {
     assert_eq!(availability(&adapter), Availability::Ready);
     write(&folder, "adapter.go", &program("second"));
     assert_eq!(availability(&adapter), Availability::NeedsSetup);
-    assert_eq!(install_logging(&adapter).len(), 1);
+    assert_eq!(install_logging(&adapter).len(), 3);
     assert_eq!(says(&adapter), "second\n");
 }
 

@@ -286,7 +286,11 @@ impl Explanation {
             RuleChoice::ImplicitRobotsTxt => f.write_str("/robots.txt is implicitly allowed"),
             RuleChoice::NoRuleMatched { rules: 0, .. } => write!(f, "the {record} has no rules"),
             RuleChoice::NoRuleMatched { rules, empty } => {
-                write!(f, "none of its {rules} rule line(s) matches the path")?;
+                if *rules == 1 {
+                    f.write_str("its one rule line does not match the path")?;
+                } else {
+                    write!(f, "none of its {rules} rule lines matches the path")?;
+                }
                 // Said only where it is why: an empty value is a rule line that matches nothing.
                 match empty {
                     0 => Ok(()),
@@ -308,12 +312,16 @@ impl Explanation {
                 match by {
                     RuleBy::Prefix => f.write_str("is a prefix of the path"),
                     RuleBy::LongestMatch { octets } => {
-                        write!(f, "is the longest match ({octets} octets)")
+                        let unit = if *octets == 1 { "octet" } else { "octets" };
+                        write!(f, "is the longest match ({octets} {unit})")
                     }
-                    RuleBy::AllowOnTie { octets } => write!(
-                        f,
-                        "ties with a disallow rule at {octets} octets, and allow wins a tie"
-                    ),
+                    RuleBy::AllowOnTie { octets } => {
+                        let unit = if *octets == 1 { "octet" } else { "octets" };
+                        write!(
+                            f,
+                            "ties with a disallow rule at {octets} {unit}, and allow wins a tie"
+                        )
+                    }
                 }
             }
         }

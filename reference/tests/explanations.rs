@@ -42,8 +42,8 @@ const SNAPSHOTS: &[(&str, &str, &str, &str, &str)] = &[
         "User-agent: *\nDisallow: /private\n",
         "FooBot",
         "/public",
-        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 1 rule line(s) matches the path",
-        r"allowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 1 rule line(s) matches the path",
+        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; its one rule line does not match the path",
+        r"allowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; its one rule line does not match the path",
     ),
     // named-no-rules
     (
@@ -51,30 +51,30 @@ const SNAPSHOTS: &[(&str, &str, &str, &str, &str)] = &[
         "FooBot",
         "/a",
         r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-1 (User-agent `FooBot`, line 1) names the robot; the record has no rules",
-        r"disallowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-4 (User-agent `FooBot`, line 1) names the robot; Disallow `/` (line 4) is the longest match (1 octets)",
+        r"disallowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-4 (User-agent `FooBot`, line 1) names the robot; Disallow `/` (line 4) is the longest match (1 octet)",
     ),
     // empty-value
     (
         "User-agent: *\nDisallow:\n",
         "FooBot",
         "/a",
-        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 1 rule line(s) matches the path (one has an empty value, which matches nothing)",
-        r"allowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 1 rule line(s) matches the path (one has an empty value, which matches nothing)",
+        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; its one rule line does not match the path (one has an empty value, which matches nothing)",
+        r"allowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; its one rule line does not match the path (one has an empty value, which matches nothing)",
     ),
     // two-empty
     (
         "User-agent: *\nDisallow:\nAllow:\n",
         "FooBot",
         "/a",
-        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-3 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 1 rule line(s) matches the path (one has an empty value, which matches nothing)",
-        r"allowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-3 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 2 rule line(s) matches the path (2 have an empty value, which matches nothing)",
+        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-3 (User-agent `*`, line 1) applies because nothing else names the robot; its one rule line does not match the path (one has an empty value, which matches nothing)",
+        r"allowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-3 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 2 rule lines matches the path (2 have an empty value, which matches nothing)",
     ),
     // combined
     (
         "User-agent: FooBot\nDisallow: /a\n\nUser-agent: FooBot\nDisallow: /b\n",
         "FooBot",
         "/b",
-        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `FooBot`, line 1) names the robot; none of its 1 rule line(s) matches the path",
+        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `FooBot`, line 1) names the robot; its one rule line does not match the path",
         r"disallowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-2 (User-agent `FooBot`, line 1) and group at lines 4-5 (User-agent `FooBot`, line 4) name the robot (combined); Disallow `/b` (line 5) is the longest match (2 octets)",
     ),
     // longest
@@ -106,7 +106,7 @@ const SNAPSHOTS: &[(&str, &str, &str, &str, &str)] = &[
         "User-agent: *\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n",
         "FooBot",
         "/b",
-        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; none of its 1 rule line(s) matches the path",
+        r"allowed: norobots-1994: robot name `foobot` (from `FooBot`); record at lines 1-2 (User-agent `*`, line 1) applies because nothing else names the robot; its one rule line does not match the path",
         r"disallowed: rfc9309: robot name `foobot` (from `FooBot`); group at lines 1-2 (User-agent `*`, line 1) and group at lines 4-5 (User-agent `*`, line 4) apply (combined) because nothing else names the robot; Disallow `/b` (line 5) is the longest match (2 octets)",
     ),
     // tie-allow-first: the tie is found when the disallow rule comes second
@@ -123,7 +123,7 @@ const SNAPSHOTS: &[(&str, &str, &str, &str, &str)] = &[
         "foobot",
         "/a",
         r"disallowed: norobots-1994: robot name `foobot`; record at lines 1-2 (User-agent `foobot`, line 1) names the robot; Disallow `/` (line 2) is a prefix of the path",
-        r"disallowed: rfc9309: robot name `foobot`; group at lines 1-2 (User-agent `foobot`, line 1) names the robot; Disallow `/` (line 2) is the longest match (1 octets)",
+        r"disallowed: rfc9309: robot name `foobot`; group at lines 1-2 (User-agent `foobot`, line 1) names the robot; Disallow `/` (line 2) is the longest match (1 octet)",
     ),
 ];
 

@@ -2,6 +2,10 @@
 //! test per case (dev-dependencies `robotstxt-suite` with its `conformance` feature, and
 //! `libtest-mimic`; set `harness = false` for it in Cargo.toml). The reference stands in for the
 //! parser under test; put yours in `check`.
+//!
+//! Checks listed in `tests/expectations.yaml` (the format `run --expectations` reads) are expected
+//! failures: a case holding one shows as `[listed]` and passes while it fails as listed. Write
+//! the file from the parser as it is with `ROBOTSTXT_TEST_UPDATE_EXPECTATIONS=1 cargo test`.
 use robotstxt_suite::reference::Robots;
 use robotstxt_suite::{Engine, Failure, Handshake, Profile, Query, Reply, Verdict};
 
@@ -31,6 +35,8 @@ fn main() {
         profile: "rfc9309".into(), // the profile whose expectations it is scored against
     };
     let make = move || MyParser(handshake.clone());
-    let trials = robotstxt_suite::conformance::trials(make).expect("the corpus loads");
+    let expectations = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/expectations.yaml");
+    let trials = robotstxt_suite::conformance::gated_trials(make, expectations)
+        .unwrap_or_else(|e| panic!("{e}"));
     libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit();
 }

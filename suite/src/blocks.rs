@@ -10,12 +10,15 @@ use similar::{ChangeTag, TextDiff};
 
 use crate::cases::Case;
 use crate::run::{CheckResult, Outcome};
-use crate::visible::shown;
+use crate::visible::{cut_long_words, cut_middle, shown};
 
 /// Lines shown before a long body is cut short.
 const MAX_LINES: usize = 40;
 /// Characters shown of one line before it is cut short.
 pub const MAX_LINE_CHARS: usize = 160;
+/// Characters shown of one value (an agent, a path, a rule quoted in an explanation) before it is
+/// cut in the middle.
+pub const MAX_VALUE_CHARS: usize = 120;
 
 /// The body with line numbers and every invisible byte made visible: `␍` CR, `␊` LF, `␉` TAB,
 /// `␀` NUL and the other control pictures, `<BOM>` for U+FEFF, `\xFF` for bytes that are not
@@ -115,11 +118,14 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
     let handed = result
         .handed
         .as_ref()
-        .map_or_else(String::new, |h| format!(", handed `{}`", shown(h)));
+        .map_or_else(String::new, |h| {
+            format!(", handed `{}`", shown(&cut_middle(h, MAX_VALUE_CHARS)))
+        });
     let _ = writeln!(
         out,
         "  query: agent `{}`{handed}, path `{}`",
-        check.agent, check.path
+        cut_middle(&check.agent, MAX_VALUE_CHARS),
+        cut_middle(&check.path, MAX_VALUE_CHARS)
     );
     let expected = result
         .expected
@@ -129,14 +135,16 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
         .map_or_else(|| result.outcome.to_string(), |v| v.as_str().to_owned());
     let _ = writeln!(out, "  expected: {expected}\n  actual:   {actual}");
     if let Some(detail) = &result.detail {
-        let _ = writeln!(out, "  detail: {}", indent_tail(&shown(detail)));
+        let detail = cut_long_words(detail, MAX_VALUE_CHARS);
+        let _ = writeln!(out, "  detail: {}", indent_tail(&shown(&detail)));
     }
     let decision = Robots::parse(profile, &case.robots).decide(&check.agent, &check.path);
+    let explanation = decision.explanation.to_string();
     let _ = writeln!(
         out,
         "  reference: {} — {}",
         decision.verdict,
-        shown(&decision.explanation.to_string())
+        shown(&cut_long_words(&explanation, MAX_VALUE_CHARS))
     );
     out
 }

@@ -119,6 +119,16 @@ pub trait Engine: Send {
     /// Forgets any state kept between batches, as a new process would: the next batch is
     /// answered after a fresh start. Nothing to do for an engine that keeps none.
     fn fresh_start(&mut self) {}
+
+    /// Gives every later batch `times` its usual time to answer (`1` restores the usual time).
+    /// A check that timed out is asked again, alone, with more time before it counts as a
+    /// timeout (see [`crate::reask::ask_patiently`]): on a loaded machine a slow answer is not
+    /// a changed parser. While `times` is above 1 a fault does not count toward giving the
+    /// engine up: the check asked again is judged by its own answer. Nothing to do for an
+    /// engine without a deadline.
+    fn set_patience(&mut self, times: u32) {
+        let _ = times;
+    }
 }
 
 /// The protocol message of one batch, encoded by the first engine that needs it and shared by

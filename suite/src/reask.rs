@@ -1,25 +1,46 @@
-//! Asking again: whether a parser's answer is its answer.
+//! Asking again: whether a parser's answer is its answer, and whether a timeout is the parser's.
 //!
 //! A parser whose answer depends on something outside the body and the query (a hash seed, the
 //! order of a set, the clock) can pass a check in one run and fail it in the next. Such a check
 //! is neither a regression nor a settled failure: it is **unstable**, a bug of its own. So a
-//! suspect check (a regression in the gate; any non-pass in a report) is asked [`REASKS`] more
-//! times, each round after a fresh start of the engine (a new process for an adapter, so a new
-//! hash seed too). A check whose answers differ becomes [`Outcome::Unstable`], and its detail
-//! lists every answer in the order they came.
+//! suspect check (a regression in the gate, an unexpected pass under `--strict`; any non-pass in
+//! a report or an update) is asked [`REASKS`] more times, each round after a fresh start of the
+//! engine (a new process for an adapter, so a new hash seed too). A check whose answers differ
+//! becomes [`Outcome::Unstable`], and its detail lists every answer in the order they came.
+//! [`reask_after_rounds`] also counts the answers of whole rounds already asked (an update asks
+//! the corpus [`CONFIRMING_ROUNDS`] more times, so that a failure that passed once by chance is
+//! seen too).
 //!
 //! Only the parser's own answers are compared (a verdict, or the parser rejecting the body): a
 //! crash or a timeout in a later round says something about the machine, not about the check.
+//!
+//! A timeout is not the parser's answer either. On a loaded machine (a shared CI runner) a slow
+//! check misses its deadline without anything having changed in the parser, so a check that
+//! timed out is asked again before it counts ([`ask_patiently`]): **alone** (one case, one
+//! engine, after the side-by-side run), with [`PATIENCE`] times the usual deadline, at most
+//! [`PATIENT_ASKS`] times. An answer then takes the timeout's place; two more timeouts leave it
+//! a timeout, with a detail saying so.
 
 use std::collections::BTreeMap;
 
 use crate::cases::Case;
-use crate::engine::Engine;
-use crate::run::{run_case, CheckResult, Outcome, Scoring};
+use crate::engine::{Engine, Failure, Reply};
+use crate::run::{queries_of, score, CheckResult, Outcome, Scoring};
 
 /// How many more times a suspect check is asked, each after a fresh start. Five answers in all:
 /// an answer that flips on a coin's toss per process shows it with a chance of 15 in 16.
 pub const REASKS: usize = 4;
+
+/// How many more times an update asks the whole corpus, each after a fresh start, before it
+/// writes a file: a failure that happens to pass in one round is then still seen failing in
+/// another (for a parser that flips 1% of its answers, a failure is missed once in a million).
+pub const CONFIRMING_ROUNDS: usize = 2;
+
+/// How many times its usual deadline a check that timed out gets when it is asked again.
+pub const PATIENCE: u32 = 4;
+
+/// How many times at most a check that timed out is asked again with [`PATIENCE`].
+pub const PATIENT_ASKS: usize = 2;
 
 /// Asks the cases of `suspects` (indexes into `results`, one engine's results over `cases`)
 /// again, and marks every suspect whose answer changed as unstable. Returns how many were.
@@ -30,6 +51,19 @@ pub fn reask(
     scoring: Scoring,
     suspects: &[usize],
 ) -> usize {
+    reask_after_rounds(engine, cases, results, scoring, suspects, &[])
+}
+
+/// As [`reask`], counting first the answers that `rounds` (whole runs of the same engine over the
+/// same cases, in the same order as `results`) gave to each suspect.
+pub fn reask_after_rounds(
+    engine: &mut dyn Engine,
+    cases: &[Case],
+    results: &mut [CheckResult],
+    scoring: Scoring,
+    suspects: &[usize],
+    rounds: &[Vec<CheckResult>],
+) -> usize {
     if suspects.is_empty() || engine.unavailable().is_some() {
         return 0;
     }
@@ -39,12 +73,18 @@ pub fn reask(
     }
     let mut answers: BTreeMap<usize, Vec<String>> = suspects
         .iter()
-        .map(|&i| (i, answer(&results[i]).into_iter().collect()))
+        .map(|&i| {
+            let said = std::iter::once(&results[i])
+                .chain(rounds.iter().filter_map(|round| round.get(i)))
+                .filter_map(answer)
+                .collect();
+            (i, said)
+        })
         .collect();
     for _ in 0..REASKS {
         engine.fresh_start();
         for (&case, asked) in &by_case {
-            let again = run_case(case, &cases[case], engine, scoring);
+            let again = crate::run::run_case(case, &cases[case], engine, scoring);
             for &i in asked {
                 if let Some(a) = again.get(results[i].check).and_then(answer) {
                     answers
@@ -71,6 +111,84 @@ pub fn reask(
         }
     }
     unstable
+}
+
+/// The checks whose answer differs between `results` and any of `rounds` (the same engine over
+/// the same cases again): suspects however they came out first.
+pub fn differing(results: &[CheckResult], rounds: &[Vec<CheckResult>]) -> Vec<usize> {
+    (0..results.len())
+        .filter(|&i| {
+            let first = answer(&results[i]);
+            rounds
+                .iter()
+                .filter_map(|round| round.get(i).and_then(answer))
+                .any(|a| first.as_ref().is_none_or(|f| *f != a))
+        })
+        .collect()
+}
+
+/// What [`ask_patiently`] found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Patient {
+    /// The results (indexes) that answered when asked again with more time.
+    pub answered: Vec<usize>,
+    /// The reply each case asked again gave in the end (case index, reply), for callers that
+    /// keep replies to score them again (a report scores one reply under every profile).
+    pub replies: Vec<(usize, Result<Reply, Failure>)>,
+}
+
+/// Asks the cases of `timed_out` (indexes into `results` whose outcome is a timeout) again, one
+/// case at a time, with [`PATIENCE`] times the usual deadline, at most [`PATIENT_ASKS`] times
+/// each. A case that answers takes its new results; one that never does keeps its timeouts,
+/// their detail saying it was asked again.
+pub fn ask_patiently(
+    engine: &mut dyn Engine,
+    cases: &[Case],
+    results: &mut [CheckResult],
+    scoring: Scoring,
+    timed_out: &[usize],
+) -> Patient {
+    let mut found = Patient::default();
+    if timed_out.is_empty() || engine.unavailable().is_some() {
+        return found;
+    }
+    let mut by_case: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for &i in timed_out {
+        by_case.entry(results[i].case).or_default().push(i);
+    }
+    engine.set_patience(PATIENCE);
+    for (&case, asked) in &by_case {
+        let queries = queries_of(&cases[case]);
+        let mut reply = None;
+        for _ in 0..PATIENT_ASKS {
+            let got = engine.check(&cases[case].id, &cases[case].robots, &queries);
+            let timed_out = matches!(&got, Err(f) if f.fault == crate::engine::Fault::Timeout);
+            reply = Some(got);
+            if !timed_out {
+                break;
+            }
+        }
+        let reply = reply.expect("asked at least once");
+        let again = score(case, &cases[case], &reply, scoring);
+        for &i in asked {
+            let Some(new) = again.get(results[i].check) else {
+                continue;
+            };
+            if new.outcome == Outcome::Timeout {
+                let detail = results[i].detail.take().unwrap_or_default();
+                results[i].detail = Some(format!(
+                    "{detail}\nasked again alone with {PATIENCE} times the time, \
+                     {PATIENT_ASKS} times: no answer either"
+                ));
+            } else {
+                results[i] = new.clone();
+                found.answered.push(i);
+            }
+        }
+        found.replies.push((case, reply));
+    }
+    engine.set_patience(1);
+    found
 }
 
 /// The parser's own answer in a result: its verdict, or that it rejected the body.

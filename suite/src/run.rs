@@ -253,6 +253,38 @@ pub fn run_cases(
     results
 }
 
+/// Where an engine's breakdown begins in its results (over cases in order): the first check of
+/// the faults in a row (crashes, timeouts, protocol errors, case after case) that made it give
+/// up, followed by the checks never asked. `None` when every check was asked. An engine that
+/// could not start at all broke down at 0.
+///
+/// Those faults and the checks after them are one event, the breakdown: a run counts it once
+/// rather than as one failure per check (see [`crate::expectations::gate`]).
+pub fn breakdown_start(results: &[CheckResult]) -> Option<usize> {
+    let first_skipped = results.iter().position(|r| r.outcome == Outcome::Skipped)?;
+    let is_fault = |r: &CheckResult| {
+        let outcome = r.open_fault.unwrap_or(r.outcome);
+        matches!(
+            outcome,
+            Outcome::Crash | Outcome::Timeout | Outcome::ProtocolError
+        )
+    };
+    let mut start = first_skipped;
+    while start > 0 {
+        // The case just before `start`, whole: a batch faults as one.
+        let case = results[start - 1].case;
+        let begins = results[..start]
+            .iter()
+            .rposition(|r| r.case != case)
+            .map_or(0, |i| i + 1);
+        if !results[begins..start].iter().all(is_fault) {
+            break;
+        }
+        start = begins;
+    }
+    Some(start)
+}
+
 /// Counts per outcome, in the shape of the JSON summary.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {

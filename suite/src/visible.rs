@@ -45,9 +45,68 @@ pub fn shown(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` cut in the middle when it holds more than `max` characters, the cut saying how many
+/// characters it left out: `/aaaa…[2,873 characters]…aaaa`. A long path or value keeps its start
+/// and its end, which are what tell two of them apart. Borrowed when it is short enough.
+pub fn cut_middle(text: &str, max: usize) -> Cow<'_, str> {
+    let count = text.chars().count();
+    if count <= max {
+        return Cow::Borrowed(text);
+    }
+    let keep = max.saturating_sub(24) / 2;
+    let head: String = text.chars().take(keep).collect();
+    let tail: String = text.chars().skip(count - keep).collect();
+    Cow::Owned(format!(
+        "{head}…[{} characters]…{tail}",
+        thousands(count - 2 * keep)
+    ))
+}
+
+/// `text` with every run of characters between spaces longer than `max` cut in the middle (see
+/// [`cut_middle`]): prose that quotes a long value (an explanation naming a 3,000-character
+/// rule) keeps its words and loses only the middle of the value.
+pub fn cut_long_words(text: &str, max: usize) -> Cow<'_, str> {
+    if !text.split(' ').any(|word| word.chars().count() > max) {
+        return Cow::Borrowed(text);
+    }
+    let words: Vec<Cow<'_, str>> = text.split(' ').map(|w| cut_middle(w, max)).collect();
+    Cow::Owned(words.join(" "))
+}
+
+/// `2873` as `2,873`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_text_is_cut_in_the_middle_with_a_count() {
+        assert_eq!(cut_middle("short", 10), "short");
+        let long = format!("/{}end", "a".repeat(3029));
+        let cut = cut_middle(&long, 80);
+        assert_eq!(
+            cut,
+            format!(
+                "/{}…[2,977 characters]…{}end",
+                "a".repeat(27),
+                "a".repeat(25)
+            )
+        );
+        assert!(cut.chars().count() <= 80, "{cut}");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
 
     #[test]
     fn escapes_and_overrides_become_visible() {

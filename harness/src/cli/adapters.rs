@@ -119,9 +119,8 @@ fn list(select: &AdapterArgs) -> Result<Exit, Error> {
 
 fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, Error> {
     let adapters = select.manifests(false)?;
-    let steps: usize = adapters.iter().map(|a| a.manifest.setup.len()).sum();
-    let bar = ProgressBar::new(steps as u64).with_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} steps  {wide_msg}")
+    let bar = ProgressBar::new(adapters.len() as u64).with_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} adapters {elapsed}  {wide_msg}")
             .expect("valid template"),
     );
     let mut exit = Exit::Ok;
@@ -133,14 +132,14 @@ fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, Error> {
                 format!("already installed in {}; nothing to do", a.cache.display())
             };
             say(&bar, format!("ok      {}: {why}", a.name()))?;
-            bar.inc(a.manifest.setup.len() as u64);
+            bar.inc(1);
             continue;
         }
         bar.set_message(a.name().to_owned());
         let result = install::install(a, force, &mut |line| {
-            bar.println(format!("  {line}"));
-            bar.inc(1);
+            super::progress_line(&bar, &format!("  {line}"));
         });
+        bar.inc(1);
         match result {
             Ok(()) => say(&bar, format!("ok      {}", a.name()))?,
             Err(why) => {

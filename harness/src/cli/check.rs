@@ -3,6 +3,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 
+use robotstxt_reference::lines::{self, LineKind};
 use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::local_url;
 use robotstxt_suite::visible::shown;
@@ -23,7 +24,9 @@ pub struct Args {
     /// path and query are asked about exactly as written, as `run` gives them to adapters.
     #[arg(long, value_name = "PATH|URL")]
     path: String,
-    /// The text to decide by.
+    /// The text to decide by: `norobots-1994` (the 1994 "A Standard for Robot Exclusion":
+    /// User-agent and Disallow, plain prefixes) or `rfc9309` (RFC 9309: Allow, `*` and `$`, the
+    /// longest match). Lines the chosen one does not read are named under the answer.
     #[arg(long, value_name = "PROFILE", default_value = "norobots-1994", value_parser = parse_profile)]
     profile: Profile,
 }
@@ -33,12 +36,64 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     let body = read_body(&args.robots)?;
     let decision = Robots::parse(args.profile, &body).decide(&args.agent, &path);
     // The explanation quotes the file's lines: its control bytes are shown, not obeyed.
-    print(&format!(
+    let mut out = format!(
         "{}\n{}\n",
         decision.verdict,
         shown(&decision.explanation.to_string())
-    ))?;
+    );
+    for note in not_read(args.profile, &body) {
+        out.push_str(&format!("note: {}\n", shown(&note)));
+    }
+    print(&out)?;
     Ok(Exit::Ok)
+}
+
+/// What the chosen profile does not read as the other one does, line by line: under
+/// norobots-1994 an `Allow` line (the 1994 text knows only User-agent and Disallow) and a `*` or
+/// `$` in a Disallow value (a plain character there, a wildcard under RFC 9309). A reader who
+/// wrote those for RFC 9309 learns why the answer ignores them.
+fn not_read(profile: Profile, body: &[u8]) -> Vec<String> {
+    if profile != Profile::Norobots1994 {
+        return Vec::new();
+    }
+    let mut notes = Vec::new();
+    for line in lines::lines(body) {
+        let LineKind::Field { name, value } = line.kind else {
+            continue;
+        };
+        let n = line.number;
+        if lines::field_is(name, "allow") {
+            notes.push(format!(
+                "line {n}, Allow, is not part of norobots-1994; --profile rfc9309 reads it"
+            ));
+        } else if lines::field_is(name, "disallow") {
+            let special: Vec<String> = (value.iter())
+                .filter(|b| matches!(b, b'*' | b'$'))
+                .map(|&b| format!("`{}`", b as char))
+                .fold(Vec::new(), |mut seen, c| {
+                    if !seen.contains(&c) {
+                        seen.push(c);
+                    }
+                    seen
+                });
+            if !special.is_empty() {
+                let readings: Vec<&str> = (special.iter())
+                    .map(|c| match c.as_str() {
+                        "`*`" => "`*` as any characters",
+                        _ => "`$` as the end of the path",
+                    })
+                    .collect();
+                notes.push(format!(
+                    "line {n}, Disallow: {} {} a plain character under norobots-1994; \
+                     --profile rfc9309 reads {}",
+                    special.join(" and "),
+                    if special.len() == 1 { "is" } else { "are each" },
+                    readings.join(" and ")
+                ));
+            }
+        }
+    }
+    notes
 }
 
 /// The local URL `--path` asks about: itself when it starts with `/` (any bytes: the reference

@@ -50,7 +50,8 @@ pub struct Args {
     agents: Vec<String>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// Adapters to ask (default: `--adapter all`).
+    /// Adapters to ask (default: every adapter already installed; the others are named with the
+    /// command that installs them).
     #[command(flatten)]
     select: AdapterArgs,
 }
@@ -59,7 +60,24 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     let queries = queries(&args)?;
     let body = read_body(&args.robots)?;
     if !args.select.any() {
-        args.select.adapters.push("all".to_owned());
+        // Installed adapters only: installing every toolchain behind the user's back takes a
+        // fresh cache twenty minutes. What is left out is named, with the command that adds it.
+        let (ready, missing) = args.select.installed()?;
+        if !missing.is_empty() {
+            eprintln!(
+                "compare: asking the {} installed {}; {} more can be installed: \
+                 robotstxt-test adapters install {} (or --adapter NAME, which installs it)",
+                ready.len(),
+                if ready.len() == 1 {
+                    "adapter"
+                } else {
+                    "adapters"
+                },
+                missing.len(),
+                missing.join(" ")
+            );
+        }
+        args.select.adapters = ready;
     }
     let mut engines = args.select.open(true)?;
     if engines.is_empty() {

@@ -100,3 +100,14 @@ pub fn invocation() -> String {
         shlex::try_join(args.iter().map(String::as_str)).unwrap_or_else(|_| args.join(" "));
     format!("robotstxt-test {quoted}")
 }
+
+/// A line of progress (an install starting or ending) above `bar` on a terminal, or on stderr
+/// when the bar is hidden (stderr is not a terminal): indicatif drops the lines of a hidden bar,
+/// and a CI log must show them too.
+pub fn progress_line(bar: &indicatif::ProgressBar, line: &str) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}

@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_runtime::suite;
 use robotstxt_suite::expectations::{ExpectationFile, Listed};
+use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::visible::shown;
 use robotstxt_test::report::{self, Report};
 
 use super::corpus;
-use super::gate;
 use super::select::AdapterArgs;
 use super::{Error, Exit};
 
@@ -67,26 +67,37 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         files.push(opened.expectations);
         abouts.push(opened.about);
     }
-    let bar = ProgressBar::new((cases.len() * engines.len()) as u64).with_style(
+    // The files being replaced: they lend their reasons, and their entries are asked again.
+    let previous: Vec<Option<ExpectationFile>> = (files.iter())
+        .map(|file| {
+            let file = file.as_deref().filter(|f| f.is_file())?;
+            ExpectationFile::load(file).ok()
+        })
+        .collect();
+    // Checks an adapter's expectation file lists as unstable are asked again whatever they
+    // answer first: one answer cannot show that a varying one no longer varies.
+    let known_unstable: Vec<Vec<(String, usize)>> = (previous.iter())
+        .map(|file| {
+            (file.iter().flat_map(|e| &e.entries))
+                .filter(|x| x.outcome == Listed::Unstable)
+                .map(|x| (x.check.case.clone(), x.check.index))
+                .collect()
+        })
+        .collect();
+    let rounds = if args.update_expectations {
+        1 + CONFIRMING_ROUNDS
+    } else {
+        1
+    };
+    let bar = ProgressBar::new((rounds * cases.len() * engines.len()) as u64).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} case runs {elapsed}")
             .expect("valid template"),
     );
-    // Checks an adapter's expectation file lists as unstable are asked again whatever they
-    // answer first: one answer cannot show that a varying one no longer varies.
-    let known_unstable: Vec<Vec<(String, usize)>> = (files.iter())
-        .map(|file| {
-            (file.as_deref().filter(|f| f.is_file()))
-                .and_then(|f| ExpectationFile::load(f).ok())
-                .map(|e| {
-                    (e.entries.iter())
-                        .filter(|x| x.outcome == Listed::Unstable)
-                        .map(|x| (x.check.case.clone(), x.check.index))
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
-        .collect();
-    let mut adapters = report::collect(&cases, engines, &known_unstable, &|_, _, _| bar.inc(1));
+    let asking = report::Asking {
+        known_unstable: &known_unstable,
+        update: args.update_expectations.then_some(&previous[..]),
+    };
+    let mut adapters = report::collect(&cases, engines, asking, &|_, _, _| bar.inc(1));
     bar.finish_and_clear();
     for (adapter, about) in adapters.iter_mut().zip(abouts) {
         adapter.about = about;
@@ -132,7 +143,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         } else {
             None
         };
-        gate::update(
+        super::gate::update(
             &target,
             previous.as_ref(),
             name,

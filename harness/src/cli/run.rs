@@ -8,12 +8,13 @@ use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
-use robotstxt_suite::reask::reask;
+use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::run::{Outcome, Scoring};
-use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::{cut_middle, shown};
 use robotstxt_test::output::grouped::human_grouped;
-use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
+use robotstxt_test::output::{human, human_gated, slow_text, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::output::{junit, summary};
+use robotstxt_test::settle;
 
 use super::corpus;
 use super::error::print;
@@ -60,7 +61,8 @@ pub struct Args {
     /// grouped by cause.
     #[arg(long, short)]
     verbose: bool,
-    /// Score under this profile instead of the one each engine claims.
+    /// Score under this profile instead of the one each engine claims: `norobots-1994` (the 1994
+    /// "A Standard for Robot Exclusion") or `rfc9309` (RFC 9309).
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
     profile: Option<Profile>,
     #[command(flatten)]
@@ -84,67 +86,97 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         vec![Opened::bare(Box::new(ReferenceEngine::new(profile)))]
     };
     let mut plans = args.gate.plan(&opened, &cases)?;
+    let hints: Vec<Option<String>> = opened.iter().map(|o| o.check_hint.clone()).collect();
     let mut engines: Vec<Box<dyn Engine>> = opened.into_iter().map(|o| o.engine).collect();
     let forced = args.profile;
     let scoring = move |engine: &dyn Engine| match forced {
         Some(p) => Scoring::Forced(p),
         None => Scoring::Claimed(engine.handshake().claimed_profile()),
     };
-    let bar = progress_bar(cases.len() * engines.len());
-    let all_results = run_engines(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1));
+    let updating = plans.iter().any(|p| p.update.is_some());
+    let rounds = if updating { 1 + CONFIRMING_ROUNDS } else { 1 };
+    let bar = progress_bar(rounds * cases.len() * engines.len());
+    let mut all_results = run_engines(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1));
+    // A file is written from steady answers: the corpus is asked again whole first.
+    let confirming = if updating {
+        settle::confirming_rounds(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1))
+    } else {
+        vec![Vec::new(); engines.len()]
+    };
     bar.finish_and_clear();
 
     let mut exit = Exit::Ok;
-    for ((engine, results), plan) in engines.iter().zip(&all_results).zip(&mut plans) {
-        let name = &engine.handshake().name;
+    let mut judged: Vec<Option<Judged>> = Vec::new();
+    let mut slow: Vec<Vec<usize>> = Vec::new();
+    // Engine after engine: a timeout is asked again alone (see `settle`).
+    for (((engine, results), plan), rounds) in engines
+        .iter_mut()
+        .zip(&mut all_results)
+        .zip(&mut plans)
+        .zip(&confirming)
+    {
+        let name = engine.handshake().name.clone();
+        let scored = scoring(engine.as_ref());
         if let Some(why) = engine.unavailable() {
             let never_answered = results.iter().all(|r| r.outcome == Outcome::Skipped);
-            if !never_answered {
-                eprintln!("{name}: broke down part way: {}", shown(why));
-            } else if !matches!(args.format, Format::Human | Format::Long) {
-                eprintln!(
-                    "{name}: unavailable: {}",
-                    shown(why.trim_start_matches("unavailable: "))
-                );
+            // On a terminal the run's text says it; other formats say it here, in one line.
+            if !matches!(args.format, Format::Human | Format::Long) {
+                let what = if never_answered {
+                    "unavailable"
+                } else {
+                    "broke down part way"
+                };
+                let why = why.trim_start_matches("unavailable: ");
+                let first = why.lines().next().unwrap_or_default();
+                eprintln!("{name}: {what}: {}", shown(&cut_middle(first, 300)));
             }
             exit = exit.max(Exit::Unavailable);
             if let Some(target) = &plan.update {
                 eprintln!("{name}: {} left as it was", target.display());
             }
+            judged.push(plan.judge.as_ref().map(|e| judge(e, &cases, results)));
+            slow.push(Vec::new());
         } else if let Some(target) = &plan.update {
-            let next = gate::update(target, plan.judge.as_ref(), name, &cases, results)?;
+            let patient = settle::patient_timeouts(engine.as_mut(), &cases, results, scored);
+            let previous = plan.judge.as_ref();
+            settle::stable_for_update(engine.as_mut(), &cases, results, scored, rounds, previous);
+            let next = gate::update(target, previous, &name, &cases, results)?;
+            judged.push(Some(judge(&next, &cases, results)));
             plan.judge = Some(next);
+            slow.push(patient.answered);
+        } else if let Some(expectations) = &plan.judge {
+            let strict = args.gate.strict;
+            let settled = settle::judged(
+                engine.as_mut(),
+                &cases,
+                results,
+                scored,
+                expectations,
+                strict,
+            );
+            slow.push(settled.slow.clone());
+            judged.push(Some(settled));
+        } else {
+            // No file: a timeout is still asked again before it counts as a failure.
+            let patient = settle::patient_timeouts(engine.as_mut(), &cases, results, scored);
+            judged.push(None);
+            slow.push(patient.answered);
         }
     }
-    let mut all_results = all_results;
-    let judged: Vec<Option<Judged>> = plans
-        .iter()
-        .zip(engines.iter_mut().zip(&mut all_results))
-        .map(|(plan, (engine, results))| {
-            let expectations = plan.judge.as_ref()?;
-            let suspects = judge(expectations, &cases, results).regressions();
-            // A regression is asked again before it is called one: an answer that changes is
-            // the parser's instability, not a change in the parser.
-            let scored = scoring(engine.as_ref());
-            reask(engine.as_mut(), &cases, results, scored, &suspects);
-            Some(judge(expectations, &cases, results))
-        })
-        .collect();
-    let runs: Vec<EngineRun<'_>> = engines
-        .iter()
-        .zip(&all_results)
-        .zip(plans.iter().zip(&judged))
-        .map(|((engine, results), (plan, judged))| EngineRun {
+    let runs: Vec<EngineRun<'_>> = (engines.iter().zip(&all_results).enumerate())
+        .map(|(i, (engine, results))| EngineRun {
             handshake: engine.handshake(),
             results,
             unavailable: engine.unavailable(),
-            gate: plan.judge.as_ref().zip(judged.as_ref()),
+            gate: plans[i].judge.as_ref().zip(judged[i].as_ref()),
+            slow: &slow[i],
+            check_hint: hints[i].as_deref(),
         })
         .collect();
     for run in &runs {
         let failed = match run.gate {
             Some((_, judged)) => judged.fails(args.gate.strict),
-            None => run.results.iter().any(|r| {
+            None => run.answered().iter().any(|r| {
                 !matches!(
                     r.outcome,
                     Outcome::Pass | Outcome::Unspecified | Outcome::Skipped
@@ -181,8 +213,14 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
                     Some((expectations, judged)) => {
                         human_gated(*run, expectations, judged, cases, strict)
                     }
-                    None if long => human(run.handshake, cases, run.results, color),
-                    None => human_grouped(run.handshake, cases, run.results),
+                    None => {
+                        let text = if long {
+                            human(run.handshake, cases, run.answered(), color)
+                        } else {
+                            human_grouped(run.handshake, cases, run.answered())
+                        };
+                        text + &slow_text(run, cases) + &run.breakdown_text(cases)
+                    }
                 })
                 .collect()
         }
@@ -190,7 +228,7 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
             let documents: Vec<RunDocument> = runs
                 .iter()
                 .map(|run| {
-                    let mut doc = RunDocument::new(run.handshake, args.profile, cases, run.results);
+                    let mut doc = RunDocument::new(run, args.profile, cases);
                     doc.gate = run
                         .gate
                         .map(|(e, judged)| GateDocument::new(e, judged, cases, run.results));

@@ -22,6 +22,9 @@ pub struct Opened {
     pub expectations: Option<PathBuf>,
     /// How the adapter calls its parser, from its manifest.
     pub about: Option<About>,
+    /// What to try when it breaks down: `try: robotstxt-test adapters check ...` with the name
+    /// or command it was chosen by (none for the reference).
+    pub check_hint: Option<String>,
 }
 
 impl Opened {
@@ -31,8 +34,16 @@ impl Opened {
             engine,
             expectations: None,
             about: None,
+            check_hint: None,
         }
     }
+}
+
+/// `try: robotstxt-test adapters check --adapter NAME` (or `--adapter-cmd CMD`, quoted for a
+/// shell): the step by step look at an adapter that broke down.
+pub fn check_hint(flag: &str, value: &str) -> String {
+    let quoted = shlex::try_quote(value).unwrap_or_else(|_| value.into());
+    format!("try: robotstxt-test adapters check {flag} {quoted}")
 }
 
 /// Which adapters to drive, and how.
@@ -112,7 +123,9 @@ impl AdapterArgs {
                 }
             }
         };
-        eprintln!("adapters: {}", source.shown);
+        // Said once, however many times a command looks the adapters up.
+        static SAID: std::sync::Once = std::sync::Once::new();
+        SAID.call_once(|| eprintln!("adapters: {}", source.shown));
         Ok(source)
     }
 
@@ -165,6 +178,23 @@ impl AdapterArgs {
         Ok(chosen)
     }
 
+    /// The names of the adapters ready to start without an install, and of those this machine
+    /// could run after one.
+    pub fn installed(&self) -> Result<(Vec<String>, Vec<String>), Error> {
+        let source = self.source()?;
+        let all = adapter::manifest::discover_at(&source.dir, &source.places)?;
+        let availabilities = adapter::availabilities(&all);
+        let (mut ready, mut missing) = (Vec::new(), Vec::new());
+        for (adapter, availability) in all.iter().zip(availabilities) {
+            match availability {
+                adapter::Availability::Ready => ready.push(adapter.name().to_owned()),
+                adapter::Availability::NeedsSetup => missing.push(adapter.name().to_owned()),
+                adapter::Availability::Unavailable(_) => {}
+            }
+        }
+        Ok((ready, missing))
+    }
+
     /// Starts every chosen engine (installing what is missing), all at once, and gives them back
     /// in command-line order. With
     /// `only_available`, `all` leaves out the adapters this machine cannot run.
@@ -181,10 +211,15 @@ impl AdapterArgs {
             ProgressStyle::with_template("{spinner} starting adapters {pos}/{len} {wide_msg}")
                 .expect("valid template"),
         );
-        let started = adapter::open_all(&manifests, limits, &|line| bar.println(line), &|name| {
-            bar.set_message(name.to_owned());
-            bar.inc(1);
-        });
+        let started = adapter::open_all(
+            &manifests,
+            limits,
+            &|line| super::progress_line(&bar, line),
+            &|name| {
+                bar.set_message(name.to_owned());
+                bar.inc(1);
+            },
+        );
         let mut engines: Vec<Opened> = started
             .into_iter()
             .zip(&manifests)
@@ -196,16 +231,24 @@ impl AdapterArgs {
                     note: adapter.manifest.note.clone(),
                     agent: adapter.manifest.agent,
                 }),
+                // Chosen by its adapter.yaml (`--adapter-cmd DIR/adapter.yaml`), or by name.
+                check_hint: Some(
+                    match (self.adapter_cmds.iter())
+                        .find(|c| Path::new(c).parent() == Some(adapter.dir.as_path()))
+                    {
+                        Some(cmd) => check_hint("--adapter-cmd", cmd),
+                        None => check_hint("--adapter", adapter.name()),
+                    },
+                ),
             })
             .collect();
         for cmd in &self.adapter_cmds {
             if cmd.ends_with("adapter.yaml") && Path::new(cmd).is_file() {
                 continue;
             }
-            engines.push(Opened::bare(adapter::open_command(
-                split_command(cmd)?,
-                limits,
-            )));
+            let mut opened = Opened::bare(adapter::open_command(split_command(cmd)?, limits));
+            opened.check_hint = Some(check_hint("--adapter-cmd", cmd));
+            engines.push(opened);
             bar.inc(1);
         }
         bar.finish_and_clear();

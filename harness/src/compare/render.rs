@@ -9,11 +9,11 @@
 use std::fmt::Write as _;
 
 use robotstxt_reference::open_points::OpenPoint;
-use robotstxt_reference::Profile;
+use robotstxt_reference::{Profile, Verdict};
 use robotstxt_suite::engine::Query;
 use serde_json::{json, Value};
 
-use super::{Cell, Comparison, Mark};
+use super::{Answer, Cell, Comparison, Mark};
 
 /// What the marks mean, printed under every table.
 pub const LEGEND: &str = "✗ differs from the reference under the adapter's profile · \
@@ -37,10 +37,6 @@ fn mark_name(mark: &Mark) -> &'static str {
     }
 }
 
-fn cell_text(cell: &Cell) -> String {
-    format!("{}{}", cell.answer.as_str(), marker(&cell.mark))
-}
-
 fn query_text(query: &Query) -> String {
     format!("{} {}", query.agent, query.path)
 }
@@ -54,28 +50,152 @@ fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("")
 }
 
-/// The table as plain strings: the query, the reference's verdict under each profile, then each
-/// engine's cell.
-fn table(comparison: &Comparison) -> (Vec<String>, Vec<Vec<String>>) {
-    let mut header = vec!["query".to_owned()];
-    header.extend(Profile::ALL.iter().map(|p| format!("reference {p}")));
-    header.extend(comparison.columns.iter().map(|c| c.handshake.name.clone()));
-    let rows = comparison
-        .queries
+/// How wide a table may be: it fits a terminal of 120 columns.
+const WIDTH: usize = 120;
+
+/// What the short answers of the table mean.
+pub const CODES: &str = "A allowed · D disallowed · E the parser refused the body · \
+! no answer (crash, timeout, protocol error, unavailable)";
+
+/// An answer in one or two characters: `A`, `D`, `E` or `!`, then its mark.
+fn code(cell: &Cell) -> String {
+    let answer = match &cell.answer {
+        Answer::Verdict(Verdict::Allowed) => "A",
+        Answer::Verdict(Verdict::Disallowed) => "D",
+        Answer::Error(_) => "E",
+        Answer::Fault(..) => "!",
+    };
+    format!("{answer}{}", marker(&cell.mark))
+}
+
+fn verdict_code(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Allowed => "A",
+        Verdict::Disallowed => "D",
+    }
+}
+
+/// One row of the table: adapters that gave the same answers (and marks) to every query.
+struct Group {
+    names: Vec<String>,
+    codes: Vec<String>,
+}
+
+impl Group {
+    fn label(&self) -> String {
+        match self.names.as_slice() {
+            [one] => one.clone(),
+            many => format!("{} adapters", many.len()),
+        }
+    }
+}
+
+/// The reference once per profile, then the adapters grouped by their answers (the largest group
+/// first). The carried `reference` adapter is left out when it answers as the reference under its
+/// profile: it would repeat a row already there.
+fn rows(comparison: &Comparison) -> Vec<Group> {
+    let mut rows: Vec<Group> = Profile::ALL
         .iter()
         .enumerate()
-        .map(|(i, q)| {
-            let mut row = vec![query_text(q)];
-            row.extend(
-                comparison.reference[i]
-                    .iter()
-                    .map(|r| r.decision.verdict.to_string()),
-            );
-            row.extend(comparison.columns.iter().map(|c| cell_text(&c.cells[i])));
-            row
+        .map(|(slot, profile)| Group {
+            names: vec![format!("reference {profile}")],
+            codes: (comparison.reference.iter())
+                .map(|r| verdict_code(r[slot].decision.verdict).to_owned())
+                .collect(),
         })
         .collect();
-    (header, rows)
+    let mut groups: Vec<Group> = Vec::new();
+    for column in &comparison.columns {
+        let codes: Vec<String> = column.cells.iter().map(code).collect();
+        let plain_reference = column.handshake.name == "reference"
+            && column.unavailable.is_none()
+            && column.cells.iter().all(|c| c.mark == Mark::Agrees);
+        if plain_reference {
+            continue;
+        }
+        match groups.iter_mut().find(|g| g.codes == codes) {
+            Some(group) => group.names.push(column.handshake.name.clone()),
+            None => groups.push(Group {
+                names: vec![column.handshake.name.clone()],
+                codes,
+            }),
+        }
+    }
+    groups.sort_by_key(|g| std::cmp::Reverse(g.names.len()));
+    rows.extend(groups);
+    rows
+}
+
+/// `names` joined with `, `, in lines of at most `width` characters after `indent`.
+fn wrapped(names: &[String], indent: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for name in names {
+        let name = cut_middle(name, width - indent.len() - 2);
+        if !line.is_empty()
+            && indent.len() + line.chars().count() + name.chars().count() + 2 > width
+        {
+            lines.push(format!("{indent}{line},"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str(", ");
+        }
+        line.push_str(&name);
+    }
+    if !line.is_empty() {
+        lines.push(format!("{indent}{line}"));
+    }
+    lines
+}
+
+fn cut_middle(text: &str, max: usize) -> String {
+    robotstxt_suite::visible::cut_middle(text, max).into_owned()
+}
+
+/// The numbered queries, then the table: a row per profile of the reference and per group of
+/// adapters answering alike, a column per query (as many blocks of columns as 120 characters
+/// need), each group's names under it.
+fn table_text(comparison: &Comparison) -> String {
+    let mut out = String::new();
+    for (i, query) in comparison.queries.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{:>4}  {}",
+            i + 1,
+            cut_middle(&query_text(query), WIDTH - 6)
+        );
+    }
+    let rows = rows(comparison);
+    let label_width = (rows.iter())
+        .map(|r| r.label().chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    let cell_width = comparison.queries.len().to_string().len().max(3) + 1;
+    let per_block = ((WIDTH - label_width - 2) / cell_width).max(1);
+    let queries: Vec<usize> = (0..comparison.queries.len()).collect();
+    for block in queries.chunks(per_block) {
+        let header: String = block
+            .iter()
+            .map(|i| format!("{:<cell_width$}", i + 1))
+            .collect();
+        let _ = writeln!(out, "\n{:label_width$}  {}", "", header.trim_end());
+        for row in &rows {
+            let cells: String = block
+                .iter()
+                .map(|&i| format!("{:<cell_width$}", row.codes[i]))
+                .collect();
+            let label = cut_middle(&row.label(), label_width);
+            let _ = writeln!(out, "{label:label_width$}  {}", cells.trim_end());
+            if row.names.len() > 1 && block[0] == 0 {
+                for line in wrapped(&row.names, "    ", WIDTH) {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The reference's explanation of each query under each profile, with the open points its
@@ -92,7 +212,12 @@ fn explanations(comparison: &Comparison) -> Vec<(String, Vec<String>)> {
                     let open = if r.open.is_empty() {
                         String::new()
                     } else {
-                        format!(" [open point(s): {}]", names(&r.open))
+                        let points = if r.open.len() == 1 {
+                            "open point"
+                        } else {
+                            "open points"
+                        };
+                        format!(" [{points}: {}]", names(&r.open))
                     };
                     format!("{}: {}{open}", r.decision.verdict, r.decision.explanation)
                 })
@@ -124,7 +249,12 @@ fn notes(comparison: &Comparison) -> Vec<String> {
                     points,
                     differs: true,
                 } => notes.push(format!(
-                    "{at}: {answer}, on open point(s) {}",
+                    "{at}: {answer}, on {} {}",
+                    if points.len() == 1 {
+                        "open point"
+                    } else {
+                        "open points"
+                    },
                     names(points)
                 )),
                 Mark::Differs { clause } => {
@@ -139,26 +269,8 @@ fn notes(comparison: &Comparison) -> Vec<String> {
 
 /// The comparison for a terminal: an aligned table, the legend, the explanations, the notes.
 pub fn human(comparison: &Comparison) -> String {
-    let (header, rows) = table(comparison);
-    let widths: Vec<usize> = (0..header.len())
-        .map(|i| {
-            std::iter::once(&header)
-                .chain(&rows)
-                .map(|row| row[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(&rows) {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(text, &width)| format!("{text:<width$}"))
-            .collect();
-        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
-    }
-    let _ = writeln!(out, "\n{LEGEND}\n\nThe reference's explanation:");
+    let mut out = table_text(comparison);
+    let _ = writeln!(out, "\n{CODES}\n{LEGEND}\n\nThe reference's explanation:");
     for (query, lines) in explanations(comparison) {
         let _ = writeln!(out, "  {query}");
         for line in lines {
@@ -181,10 +293,11 @@ pub fn human(comparison: &Comparison) -> String {
 
 fn summary(comparison: &Comparison) -> String {
     let tally = comparison.tally();
+    let (adapters, queries) = (comparison.columns.len(), comparison.queries.len());
     format!(
-        "{} adapter(s), {} quer(ies): {} agree, {} differ, {} on open points, {} without an answer",
-        comparison.columns.len(),
-        comparison.queries.len(),
+        "{adapters} {}, {queries} {}: {} agree, {} differ, {} on open points, {} without an answer",
+        if adapters == 1 { "adapter" } else { "adapters" },
+        if queries == 1 { "query" } else { "queries" },
         tally.agree,
         tally.differ,
         tally.open,
@@ -199,22 +312,26 @@ fn md(text: &str) -> String {
 
 /// The comparison as Markdown: a table, the legend, the explanations and the notes as lists.
 pub fn markdown(comparison: &Comparison) -> String {
-    let (header, rows) = table(comparison);
     let mut out = String::new();
+    for (i, query) in comparison.queries.iter().enumerate() {
+        let _ = writeln!(out, "{}. `{}`", i + 1, query_text(query).replace('`', "'"));
+    }
+    let numbers: Vec<String> = (1..=comparison.queries.len())
+        .map(|n| n.to_string())
+        .collect();
+    let _ = writeln!(out, "\n| | {} |", numbers.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(numbers.len()));
+    for row in rows(comparison) {
+        let label = match row.names.as_slice() {
+            [one] => md(one),
+            many => format!("{} adapters: {}", many.len(), md(&many.join(", "))),
+        };
+        let _ = writeln!(out, "| {label} | {} |", row.codes.join(" | "));
+    }
     let _ = writeln!(
         out,
-        "| {} |",
-        header.iter().map(|h| md(h)).collect::<Vec<_>>().join(" | ")
+        "\n{CODES}  \n{LEGEND}\n\n**The reference's explanation**\n"
     );
-    let _ = writeln!(out, "|{}", "---|".repeat(header.len()));
-    for row in rows {
-        let _ = writeln!(
-            out,
-            "| {} |",
-            row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | ")
-        );
-    }
-    let _ = writeln!(out, "\n{LEGEND}\n\n**The reference's explanation**\n");
     for (query, lines) in explanations(comparison) {
         let _ = writeln!(out, "- `{}`", query.replace('`', "'"));
         for line in lines {

@@ -24,9 +24,10 @@ pub fn human_grouped(handshake: &Handshake, cases: &[Case], results: &[CheckResu
     let total: usize = groups.iter().map(|g| g.results.len()).sum();
     let _ = writeln!(
         out,
-        "{total} not passed, in {} group(s) by cause; each shows one check in full \
+        "{total} not passed, in {} {} by cause; each shows one check in full \
          (--verbose shows every one):",
-        groups.len()
+        groups.len(),
+        crate::output::plural(groups.len(), "group", "groups")
     );
     for group in &groups {
         out.push('\n');

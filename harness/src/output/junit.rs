@@ -7,6 +7,9 @@
 //! what breaks the gate is a `<failure>` (regressions; unexpected passes under `--strict`);
 //! checks failing as listed are `<skipped>` with the listed reason, so the CI shows them as known.
 //!
+//! An adapter that could not start, or broke down part way, is one `<error>` carrying why (its
+//! stderr tail, and what to try): the checks it never answered are `<skipped>`, never failures.
+//!
 //! Every string is escaped with [`markup::xml`](super::markup::xml), which also keeps characters
 //! XML 1.0 forbids (adapters' error messages hold any bytes) out of the document.
 
@@ -69,9 +72,34 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
     } else {
         run.results
     };
+    // An adapter that broke down part way is one error too, as at start: the checks from the
+    // breakdown on are skipped, never failures (nothing is known about them).
+    let broke_down_at = run.broke_down_at();
+    if let Some(start) = broke_down_at {
+        counts[0] += 1;
+        counts[2] += 1;
+        let why = run.unavailable.unwrap_or_default();
+        let hint = run.check_hint.map(|h| format!("\n{h}")).unwrap_or_default();
+        let _ = writeln!(
+            cases_xml,
+            "    <testcase name=\"breakdown\" classname=\"{}\">\n      <error type=\"breakdown\" \
+             message=\"{}\">{}</error>\n    </testcase>",
+            xml(&h.name),
+            xml(&format!(
+                "broke down part way, at {}: {}",
+                cases[run.results[start].case].id,
+                why.lines().next().unwrap_or_default()
+            )),
+            xml(&format!("{why}{hint}"))
+        );
+    }
     for (i, result) in results.iter().enumerate() {
         let case = &cases[result.case];
         let verdict = match run.gate {
+            _ if broke_down_at.is_some_and(|start| i >= start) => Verdict::Skipped(format!(
+                "not asked: {} broke down part way (see the breakdown's error)",
+                h.name
+            )),
             Some((expectations, judged)) => {
                 gated_verdict(run, case, i, expectations, judged.statuses[i], strict)
             }
@@ -215,6 +243,11 @@ fn gated_verdict(
             kind: "unstable".to_owned(),
             message: format!("unstable: {}", first_line(result.detail.as_deref())),
         },
+        Status::BrokeDown => Verdict::Skipped(format!(
+            "not judged: {} broke down, and this check was not answered (see the breakdown's \
+             error)",
+            run.handshake.name
+        )),
         Status::UnexpectedPass(entry) => {
             let entry = &expectations.entries[entry];
             let message = format!(

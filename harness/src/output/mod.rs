@@ -29,13 +29,97 @@ pub struct EngineRun<'a> {
     /// Why the engine could not run (or broke down), if so.
     pub unavailable: Option<&'a str>,
     pub gate: Option<(&'a ExpectationFile, &'a Judged)>,
+    /// The results (indexes) that timed out first and answered when asked again with more time.
+    pub slow: &'a [usize],
+    /// What to try when the engine broke down: `try: robotstxt-test adapters check ...`.
+    pub check_hint: Option<&'a str>,
 }
 
+/// Lines of an adapter's stderr shown under a breakdown in text meant for a terminal; the rest is
+/// in `--format json` and `junit`.
+const STDERR_LINES: usize = 8;
+
 impl EngineRun<'_> {
+    /// An engine's run with nothing but its results: no gate, nothing slow, no hint.
+    pub fn plain<'a>(
+        handshake: &'a Handshake,
+        results: &'a [CheckResult],
+        unavailable: Option<&'a str>,
+    ) -> EngineRun<'a> {
+        EngineRun {
+            handshake,
+            results,
+            unavailable,
+            gate: None,
+            slow: &[],
+            check_hint: None,
+        }
+    }
+
     /// Whether the engine never answered: it could not start (or broke before its first answer),
     /// so every check was skipped. Such a run is one line, not a block per check.
     pub fn never_answered(&self) -> bool {
         self.unavailable.is_some() && self.results.iter().all(|r| r.outcome == Outcome::Skipped)
+    }
+
+    /// Where the engine's breakdown begins in its results, when it answered some checks and then
+    /// broke down (see [`robotstxt_suite::run::breakdown_start`]).
+    pub fn broke_down_at(&self) -> Option<usize> {
+        if self.unavailable.is_none() || self.never_answered() {
+            return None;
+        }
+        robotstxt_suite::run::breakdown_start(self.results)
+    }
+
+    /// The results before the breakdown (all of them when there was none): what is judged and
+    /// shown check by check.
+    pub fn answered(&self) -> &[CheckResult] {
+        &self.results[..self.broke_down_at().unwrap_or(self.results.len())]
+    }
+
+    /// The breakdown, for a terminal: what happened and where, the tail of the adapter's stderr,
+    /// how many checks it took, and what to try. Empty when the engine did not break down.
+    pub fn breakdown_text(&self, cases: &[Case]) -> String {
+        let Some(start) = self.broke_down_at() else {
+            return String::new();
+        };
+        let why = self.unavailable.unwrap_or_default();
+        let (what, stderr) = match why.split_once("\nstderr (tail):\n") {
+            Some((what, tail)) => (what, Some(tail)),
+            None => (why, None),
+        };
+        let case = &cases[self.results[start].case];
+        let mut out = format!(
+            "{}: broke down part way, at {} ({} of {} cases): {}\n",
+            shown(&self.handshake.name),
+            case.id,
+            self.results[start].case + 1,
+            self.results.last().map_or(0, |r| r.case + 1),
+            shown(&cut_middle(what.trim_end(), 400))
+        );
+        if let Some(tail) = stderr {
+            let lines: Vec<&str> = tail.lines().collect();
+            let cut = lines.len().saturating_sub(STDERR_LINES);
+            let more = if cut > 0 {
+                format!(" (its last {STDERR_LINES} lines)")
+            } else {
+                String::new()
+            };
+            out.push_str(&format!("  stderr{more}:\n"));
+            for line in &lines[cut..] {
+                out.push_str(&format!("    {}\n", shown(&cut_middle(line, 200))));
+            }
+        }
+        let lost = self.results.len() - start;
+        out.push_str(&format!(
+            "  {lost} {} from there on {} counted once, as this breakdown: not judged one by one\n",
+            plural(lost, "check", "checks"),
+            if lost == 1 { "is" } else { "are" }
+        ));
+        if let Some(hint) = self.check_hint {
+            out.push_str(&format!("  {hint}\n"));
+        }
+        out
     }
 
     /// The one line (and the adapter's stderr, for a crash) that stands for a run that never
@@ -70,6 +154,12 @@ pub struct RunDocument {
     pub profile: String,
     pub handshake: Handshake,
     pub summary: Summary,
+    /// Why the adapter could not run, or how it broke down part way (with its stderr tail).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+    /// Check ids: the checks that timed out and answered when asked again with more time.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slow_under_load_ids: Vec<String>,
     /// With `--expectations`: the file, the counts, and which checks broke the gate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gate: Option<GateDocument>,
@@ -136,17 +226,16 @@ pub struct ResultRow {
 }
 
 impl RunDocument {
-    pub fn new(
-        handshake: &Handshake,
-        profile: Option<Profile>,
-        cases: &[Case],
-        results: &[CheckResult],
-    ) -> RunDocument {
+    pub fn new(run: &EngineRun<'_>, profile: Option<Profile>, cases: &[Case]) -> RunDocument {
+        let (handshake, results) = (run.handshake, run.results);
+        let id = |i: &usize| format!("{}#{}", cases[results[*i].case].id, results[*i].check);
         RunDocument {
             adapter: handshake.name.clone(),
             profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
             handshake: handshake.clone(),
             summary: Summary::of(results),
+            unavailable: run.unavailable.map(str::to_owned),
+            slow_under_load_ids: run.slow.iter().map(id).collect(),
             gate: None,
             results: results
                 .iter()
@@ -210,6 +299,47 @@ pub fn human(
     out.push_str(&summary_line(handshake, results));
     out.push('\n');
     out
+}
+
+/// `  slow under load: 2 checks timed out, then answered as listed when asked again alone with
+/// 4 times the time (a#0, b#1)`, or nothing.
+pub fn slow_text(run: &EngineRun<'_>, cases: &[Case]) -> String {
+    if run.slow.is_empty() {
+        return String::new();
+    }
+    let ids: Vec<String> = (run.slow.iter().take(5))
+        .map(|&i| format!("{}#{}", cases[run.results[i].case].id, run.results[i].check))
+        .collect();
+    let more = run.slow.len().saturating_sub(ids.len());
+    let more = if more > 0 {
+        format!(", and {more} more")
+    } else {
+        String::new()
+    };
+    let n = run.slow.len();
+    format!(
+        "  slow under load: {n} {}: timed out, then answered as expected when asked again alone \
+         with {} times the time ({}{more})\n",
+        plural(n, "check", "checks"),
+        robotstxt_suite::reask::PATIENCE,
+        ids.join(", ")
+    )
+}
+
+/// `one` when there is exactly one, else `many`: `1 check`, `2 checks`, `0 queries`.
+pub fn plural<'w>(n: usize, one: &'w str, many: &'w str) -> &'w str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+/// `text` cut in the middle when it holds more than `max` characters, the cut saying how many:
+/// `/aaaa…[2,873 characters]…aaaa`. A long path or value keeps its start and its end, which are
+/// what tell two of them apart.
+pub fn cut_middle(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    robotstxt_suite::visible::cut_middle(text, max)
 }
 
 /// `name version (profile): N passed, N failed, N unspecified, N errored[, N skipped]`.
@@ -276,25 +406,36 @@ pub fn human_gated(
                     result.outcome
                 ));
             }
-            Status::Pass | Status::NotScored | Status::AsListed(_) => {}
+            Status::Pass | Status::NotScored | Status::AsListed(_) | Status::BrokeDown => {}
         }
     }
     let t = judged.tally();
-    let verdict = if judged.fails(strict) {
+    let verdict = if run.broke_down_at().is_some() {
+        "BROKE DOWN"
+    } else if judged.fails(strict) {
         "FAILS the gate"
     } else {
         "as expected"
     };
+    let broke_down = if t.broke_down > 0 {
+        format!(", {} not judged (the breakdown)", t.broke_down)
+    } else {
+        String::new()
+    };
     out.push_str(&format!(
-        "{}\n  against {}: {} non-passes as listed, {} regressions, {} unstable, {} unexpected \
-         passes{}: {verdict}\n",
+        "{}\n  against {}: {} non-passes as listed, {} {}, {} unstable, {} unexpected \
+         {}{broke_down}{}: {verdict}\n",
         summary_line(run.handshake, run.results),
         expectations.file.display(),
         t.as_listed,
         t.regressions,
+        plural(t.regressions, "regression", "regressions"),
         t.unstable,
         t.unexpected_passes,
+        plural(t.unexpected_passes, "pass", "passes"),
         if strict { " (strict)" } else { "" },
     ));
+    out.push_str(&slow_text(&run, cases));
+    out.push_str(&run.breakdown_text(cases));
     out
 }

@@ -10,11 +10,13 @@ use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::{Outcome, Summary};
 
-use crate::output::markup::{md, md_cell, md_code};
-use crate::output::EngineRun;
+use crate::output::markup::{md, md_cell, md_code, md_fence};
+use crate::output::{plural, EngineRun};
 
 /// Listed checks per section before the rest is only counted.
 const MAX_LISTED: usize = 30;
+/// Lines of an adapter's stderr (a traceback's end) shown under its breakdown.
+const STDERR_LINES: usize = 8;
 
 /// The summary of every engine's run.
 pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String {
@@ -41,31 +43,42 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
                 s.passed, s.failed, s.errored, s.unspecified
             )
         };
+        // An adapter that never answered has no handshake: its parser and profile are unknown.
+        let (parser, profile) = if run.never_answered() {
+            ("–".to_owned(), "–".to_owned())
+        } else {
+            (
+                format!("{} {}", md(&h.parser), md(&h.version)),
+                md(&h.profile),
+            )
+        };
         let _ = writeln!(
             table,
-            "| {} | {} {} | {} | {counts} | {} |",
+            "| {} | {parser} | {profile} | {counts} | {} |",
             md_cell(&md_code(&h.name)),
-            md(&h.parser),
-            md(&h.version),
-            md(&h.profile),
             result
         );
     }
     let heading = if bad == 0 {
         format!(
-            "### ✅ robotstxt-test: {} adapter(s) as expected\n\n",
-            runs.len()
+            "### ✅ robotstxt-test: {} as expected\n\n",
+            adapters(runs.len())
         )
     } else {
         format!(
-            "### ❌ robotstxt-test: {bad} of {} adapter(s) not as expected\n\n",
-            runs.len()
+            "### ❌ robotstxt-test: {bad} of {} not as expected\n\n",
+            adapters(runs.len())
         )
     };
     let mut out = heading + &table;
     section(&mut out, "Not as expected", &problems);
     section(&mut out, "Listed but now passing", &surprises);
     out
+}
+
+/// `1 adapter`, `3 adapters`.
+fn adapters(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "adapter" } else { "adapters" })
 }
 
 /// The last cell of an adapter's row; pushes the lines for the sections below the table.
@@ -87,7 +100,23 @@ fn run_result(
         } else {
             ("broke down part way", why)
         };
-        problems.push(format!("{name}: {what}: {}", md(why)));
+        // The first line in the list; what follows (a traceback, a stderr tail) keeps its lines
+        // in a fence under it, its end only.
+        let (first, rest) = why.split_once('\n').unwrap_or((why, ""));
+        let mut item = format!("{name}: {what}: {}", md(first.trim()));
+        let rest: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
+        if !rest.is_empty() {
+            let tail = rest[rest.len().saturating_sub(STDERR_LINES)..].join("\n");
+            let fence = md_fence(&tail);
+            item.push('\n');
+            for line in fence.lines() {
+                let _ = write!(item, "\n  {line}");
+            }
+        }
+        if let Some(hint) = run.check_hint {
+            let _ = write!(item, "\n\n  {}", md_code(hint));
+        }
+        problems.push(item);
         return format!("❌ {what}");
     }
     let Some((expectations, judged)) = run.gate else {
@@ -140,13 +169,22 @@ fn run_result(
         md_code(&file_name(&expectations.file))
     );
     if t.regressions > 0 {
-        let _ = write!(cell, ", {} regressions", t.regressions);
+        let _ = write!(
+            cell,
+            ", {} {}",
+            t.regressions,
+            plural(t.regressions, "regression", "regressions")
+        );
     }
     if t.unstable > 0 {
         let _ = write!(cell, ", {} unstable", t.unstable);
     }
+    if !run.slow.is_empty() {
+        let _ = write!(cell, ", {} slow under load", run.slow.len());
+    }
     if t.unexpected_passes > 0 {
-        let _ = write!(cell, ", {} unexpected passes", t.unexpected_passes);
+        let passes = plural(t.unexpected_passes, "unexpected pass", "unexpected passes");
+        let _ = write!(cell, ", {} {passes}", t.unexpected_passes);
     }
     cell
 }

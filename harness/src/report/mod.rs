@@ -27,9 +27,10 @@ use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{
     ClaimedProfile, Engine, Failure, Handshake, Query, Reply, SharedRequest,
 };
-use robotstxt_suite::reask::reask;
+use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
 
+use crate::settle;
 use crate::swap::replace_files;
 
 /// Everything a report shows.
@@ -147,18 +148,32 @@ impl Engine for Recorder {
     fn fresh_start(&mut self) {
         self.inner.fresh_start();
     }
+
+    fn set_patience(&mut self, times: u32) {
+        self.inner.set_patience(times);
+    }
+}
+
+/// What [`collect`] asks again before it scores (see [`crate::settle`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Asking<'a> {
+    /// Per engine, the checks (`case id`, index) already known to vary: asked again even when
+    /// their first answer passed, so that a published report shows them as what they are.
+    pub known_unstable: &'a [Vec<(String, usize)>],
+    /// When expectation files are written from this run: per engine, the file being replaced
+    /// (if there is one). The corpus is then asked again whole and every suspect settled as an
+    /// update settles it.
+    pub update: Option<&'a [Option<ExpectationFile>]>,
 }
 
 /// Runs every engine over `cases` (side by side) and scores each answer under every profile.
 /// Each run's `about` is left for the caller, which knows the adapters' manifests.
-/// `progress` is called with (engine index, cases done, total) as in [`side_by_side::run_engines`].
-/// `known_unstable` holds, per engine, the checks (`case id`, index) already known to vary: they
-/// are asked again even when their first answer passed, so that a published report shows them as
-/// what they are.
+/// `progress` is called with (engine index, cases done, total) as in [`side_by_side::run_engines`],
+/// once per case of each round (with `asking.update`, `1 + CONFIRMING_ROUNDS` rounds).
 pub fn collect(
     cases: &[Case],
     engines: Vec<Box<dyn Engine>>,
-    known_unstable: &[Vec<(String, usize)>],
+    asking: Asking<'_>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Vec<AdapterRun> {
     let logs: Vec<_> = engines
@@ -177,26 +192,51 @@ pub fn collect(
         .collect();
     let claimed = |e: &dyn Engine| Scoring::Claimed(e.handshake().claimed_profile());
     let mut results = side_by_side::run_engines(cases, &mut recorders, &claimed, progress);
-    // Every non-pass is asked again before it is published: an answer that varies from one
-    // process to the next is shown as unstable rather than as whichever answer came first.
-    let logs: Vec<_> = logs
+    let mut logs: Vec<Vec<Recorded>> = logs
         .iter()
         .map(|log| std::mem::take(&mut *log.lock().expect("the run is over")))
         .collect();
+    let rounds = match asking.update {
+        Some(_) => settle::confirming_rounds(cases, &mut recorders, &claimed, progress),
+        None => vec![Vec::new(); recorders.len()],
+    };
+    // Timeouts first, one engine after another (alone, so that the others do not slow them
+    // again); the reply that came is scored under every profile below.
+    for ((engine, results), log) in recorders.iter_mut().zip(&mut results).zip(&mut logs) {
+        let scoring = claimed(engine.as_ref());
+        let patient = settle::patient_timeouts(engine.as_mut(), cases, results, scoring);
+        for (case, reply) in patient.replies {
+            if let Some(entry) = log.get_mut(case) {
+                entry.0 = reply;
+            }
+        }
+    }
+    // Every non-pass is asked again before it is published: an answer that varies from one
+    // process to the next is shown as unstable rather than as whichever answer came first.
     std::thread::scope(|scope| {
-        let known =
-            (0..recorders.len()).map(|i| known_unstable.get(i).cloned().unwrap_or_default());
-        for ((engine, results), known) in recorders.iter_mut().zip(&mut results).zip(known) {
+        for (i, ((engine, results), rounds)) in recorders
+            .iter_mut()
+            .zip(&mut results)
+            .zip(&rounds)
+            .enumerate()
+        {
+            let known = asking.known_unstable.get(i).map_or(&[][..], Vec::as_slice);
+            let previous = asking.update.and_then(|files| files.get(i)?.as_ref());
+            let update = asking.update.is_some();
             scope.spawn(move || {
-                let suspects: Vec<usize> = (results.iter().enumerate())
-                    .filter(|(_, r)| {
-                        matches!(r.outcome, Outcome::Fail | Outcome::Error)
-                            || known.contains(&(cases[r.case].id.clone(), r.check))
-                    })
-                    .map(|(i, _)| i)
-                    .collect();
                 let scoring = claimed(engine.as_ref());
-                reask(engine.as_mut(), cases, results, scoring, &suspects);
+                if update {
+                    settle::stable_for_update(
+                        engine.as_mut(),
+                        cases,
+                        results,
+                        scoring,
+                        rounds,
+                        previous,
+                    );
+                } else {
+                    settle::stable_for_report(engine.as_mut(), cases, results, scoring, known);
+                }
             });
         }
     });

@@ -3,7 +3,15 @@
 Usage: chaos.py MODE [always], or chaos.py alternate STATE-FILE. Mode `typo-profile` claims the profile `rfc-9309` in its hello. It speaks the protocol correctly (answering "allowed" to every
 query) until a check's robots.txt body contains the word FAULT (or, with `always`, on every check);
 then it commits the fault of its mode.
+
+Modes that depend on the environment rather than on the body:
+- `debug-print`: when CHAOS_FAULTS=1, prints a debug line on stdout before answering a body that
+  holds FAULT (a parser's leftover print); without it, it behaves.
+- `slow`: answers a body that holds FAULT after CHAOS_SLOW seconds (default 1.5).
+- `flip`: answers `allowed`, except that each answer is flipped to `disallowed` with the chance
+  CHAOS_FLIP (default 0.01), drawn afresh in every process (a parser with a flaky bug).
 """
+import random
 import base64
 import json
 import os
@@ -44,6 +52,16 @@ for line in sys.stdin:
         verdict = "disallowed" if STARTS % 2 == 0 else "allowed"
         answer({"id": request["id"], "results": [verdict] * len(queries)})
         continue
+    if MODE == "flip":
+        rate = float(os.environ.get("CHAOS_FLIP", "0.01"))
+        verdicts = ["disallowed" if random.random() < rate else "allowed" for _ in queries]
+        answer({"id": request["id"], "results": verdicts})
+        continue
+    if MODE == "slow" and b"FAULT" in body:
+        time.sleep(float(os.environ.get("CHAOS_SLOW", "1.5")))
+    if MODE == "debug-print" and b"FAULT" in body and os.environ.get("CHAOS_FAULTS") == "1":
+        sys.stdout.write("debug: parsing %d bytes\n" % len(body))
+        sys.stdout.flush()
     if b"FAULT" in body or ALWAYS:
         sys.stderr.write("chaos: committing fault %s\n" % MODE)
         sys.stderr.flush()

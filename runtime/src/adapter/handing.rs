@@ -49,4 +49,8 @@ impl Engine for Handing {
     fn fresh_start(&mut self) {
         self.inner.fresh_start();
     }
+
+    fn set_patience(&mut self, times: u32) {
+        self.inner.set_patience(times);
+    }
 }

@@ -140,7 +140,30 @@ pub fn install(
         );
     }
     std::fs::write(&installing, b"").map_err(io_at(&adapter.cache))?;
-    run_steps(adapter, force, log)?;
+    // A line as it starts and one as it ends, with the time it took: a toolchain's install can
+    // take minutes, and a user must see which one is under way.
+    let steps = (adapter.manifest.setup.iter())
+        .filter(|step| force || !step_done(adapter, step))
+        .count();
+    if steps == 0 {
+        return std::fs::remove_file(&installing).map_err(io_at(&adapter.cache));
+    }
+    log(&format!(
+        "{}: installing ({steps} setup {})",
+        adapter.name(),
+        if steps == 1 { "step" } else { "steps" }
+    ));
+    let started = std::time::Instant::now();
+    let result = run_steps(adapter, force, log);
+    let elapsed = started.elapsed().as_secs_f64();
+    match &result {
+        Ok(()) => log(&format!("{}: installed in {elapsed:.1} s", adapter.name())),
+        Err(_) => log(&format!(
+            "{}: install failed after {elapsed:.1} s",
+            adapter.name()
+        )),
+    }
+    result?;
     std::fs::remove_file(&installing).map_err(io_at(&adapter.cache))
 }
 
@@ -158,7 +181,7 @@ fn run_steps(
         if !force && step_done(adapter, step) {
             continue;
         }
-        log(&format!("{}: {}", adapter.name(), describe(step)));
+        log(&format!("{}:   {}", adapter.name(), describe(step)));
         match step {
             SetupStep::PythonVenv { packages } => {
                 let venv = adapter.cache.join("venv");

@@ -44,6 +44,8 @@ pub struct AdapterProcess {
     consecutive_faults: usize,
     broken: Option<String>,
     transcript: Option<Transcript>,
+    /// How many times [`Limits::timeout`] a check may take (see [`Engine::set_patience`]).
+    patience: u32,
 }
 
 impl AdapterProcess {
@@ -67,6 +69,7 @@ impl AdapterProcess {
             consecutive_faults: 0,
             broken: None,
             transcript,
+            patience: 1,
         })
     }
 
@@ -80,7 +83,7 @@ impl AdapterProcess {
             self.live = Some(live);
         }
         let live = self.live.as_mut().expect("started above");
-        let line = live.ask(request, self.limits.timeout)?;
+        let line = live.ask(request, self.limits.timeout * self.patience)?;
         codec::reply(&line, id, queries).map_err(|problem| {
             let detail = format!("{problem}: {}", codec::quote(&line));
             live.failure(Fault::ProtocolError, detail)
@@ -110,13 +113,19 @@ impl AdapterProcess {
                 if let Some(live) = self.live.take() {
                     live.kill();
                 }
+                // A check asked again with more time is judged by its own answer (see
+                // `Engine::set_patience`): its fault does not give the adapter up.
+                if self.patience > 1 {
+                    return Err(failure);
+                }
                 self.consecutive_faults += 1;
                 if self.consecutive_faults >= self.limits.max_consecutive_faults {
+                    // The whole detail, stderr tail included: what a breakdown is reported with.
                     self.broken = Some(format!(
-                        "{} faults in a row, the last: {} ({})",
+                        "{} faults in a row, the last: {}: {}",
                         self.consecutive_faults,
                         failure.fault.as_str(),
-                        failure.detail.lines().next().unwrap_or("")
+                        failure.detail
                     ));
                 }
                 Err(failure)
@@ -165,6 +174,10 @@ impl Engine for AdapterProcess {
     /// The next batch starts a new process (`exchange` starts one when none is live).
     fn fresh_start(&mut self) {
         self.stop_live();
+    }
+
+    fn set_patience(&mut self, times: u32) {
+        self.patience = times.max(1);
     }
 }
 

@@ -5,17 +5,31 @@
 //! | listed? | result | status |
 //! |---|---|---|
 //! | no | pass | [`Status::Pass`] |
-//! | no | unspecified, skipped | [`Status::NotScored`] (an unavailable adapter fails the run on its own) |
+//! | no | unspecified | [`Status::NotScored`] |
 //! | no | fail, error, crash, timeout, protocol-error | [`Status::Regression`] |
 //! | no | unstable (a regression whose answer changed when asked again) | [`Status::Unstable`] |
 //! | yes | the listed outcome | [`Status::AsListed`] |
 //! | yes, as `unstable` | anything | [`Status::AsListed`] (its answer is known to vary) |
 //! | yes | another non-pass | [`Status::Regression`] |
 //! | yes | pass or unspecified | [`Status::UnexpectedPass`] (fails the run under `--strict`) |
+//! | either | skipped, or a fault of a run that broke down | [`Status::BrokeDown`] unless listed so |
+//!
+//! A check that was never asked (`skipped`: the adapter was unavailable, or broke down before
+//! it) is never a regression, whatever the file lists: nothing is known about it. Nor are the
+//! faults in a row that made the adapter break down ([`crate::run::breakdown_start`]), nor, in a
+//! run that broke down, its other faults (crashes, timeouts, protocol errors) not listed as such:
+//! they are the breakdown, which fails the run once, on its own (exit 3), rather than once per
+//! check.
+//!
+//! Before a run is judged, its suspects are asked again (see [`crate::reask`]): a check that
+//! timed out where the file lists another outcome ([`Judged::timed_out`]) alone with more
+//! time, then every regression (and under `--strict` every unexpected pass) for stability
+//! ([`Judged::suspects`]). Before a file is written, every non-pass, every check whose answer
+//! differed between rounds, and every pass the earlier file lists ([`update_suspects`]).
 
 use crate::cases::Case;
 use crate::cause;
-use crate::run::{CheckResult, Outcome};
+use crate::run::{breakdown_start, CheckResult, Outcome};
 
 use super::{CheckId, Entry, ExpectationFile, Listed};
 
@@ -35,12 +49,18 @@ pub enum Status {
     /// A regression (not listed, or listed otherwise: entry index) whose answer changed when it
     /// was asked again: the parser's bug, not a change in it.
     Unstable(Option<usize>),
+    /// Never asked, or one of the faults in a row that made the adapter break down: counted once,
+    /// as the breakdown, and judged no further.
+    BrokeDown,
 }
 
 /// A run judged against a file: one status per result, in result order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Judged {
     pub statuses: Vec<Status>,
+    /// The results (indexes) that timed out first and answered as listed when asked again with
+    /// more time: slow under load, not changed. Set by whoever asked them again.
+    pub slow: Vec<usize>,
 }
 
 /// Counts of a [`Judged`] run, in the shape of the JSON output.
@@ -51,17 +71,25 @@ pub struct Tally {
     pub regressions: usize,
     pub unexpected_passes: usize,
     pub unstable: usize,
+    /// Checks never asked, or lost in the adapter's breakdown.
+    pub broke_down: usize,
+    /// Checks that timed out first and answered as listed when asked again with more time.
+    pub slow_under_load: usize,
 }
 
 impl Judged {
     pub fn tally(&self) -> Tally {
-        let mut tally = Tally::default();
+        let mut tally = Tally {
+            slow_under_load: self.slow.len(),
+            ..Tally::default()
+        };
         for status in &self.statuses {
             match status {
                 Status::AsListed(_) => tally.as_listed += 1,
                 Status::Regression(_) => tally.regressions += 1,
                 Status::UnexpectedPass(_) => tally.unexpected_passes += 1,
                 Status::Unstable(_) => tally.unstable += 1,
+                Status::BrokeDown => tally.broke_down += 1,
                 Status::Pass | Status::NotScored => {}
             }
         }
@@ -83,11 +111,37 @@ impl Judged {
             .map(|(i, _)| i)
             .collect()
     }
+
+    /// The results asked again for stability before the run is judged: every regression, and
+    /// under `strict` every unexpected pass (which would fail the run too).
+    pub fn suspects(&self, strict: bool) -> Vec<usize> {
+        (self.statuses.iter().enumerate())
+            .filter(|(_, s)| match s {
+                Status::Regression(_) => true,
+                Status::UnexpectedPass(_) => strict,
+                _ => false,
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The regressions that are timeouts (`results` is the run judged): asked again alone, with
+    /// more time, before they count (see [`crate::reask::ask_patiently`]).
+    pub fn timed_out(&self, results: &[CheckResult]) -> Vec<usize> {
+        (self.statuses.iter().zip(results).enumerate())
+            .filter(|(_, (s, r))| {
+                matches!(s, Status::Regression(_)) && r.outcome == Outcome::Timeout
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
 }
 
 /// Judges `results` (of a run over `cases`) against `expectations`. The file should have been
 /// [resolved](ExpectationFile::resolve) against the same corpus.
 pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckResult]) -> Judged {
+    let broke_down_from = breakdown_start(results).unwrap_or(results.len());
+    let broke_down = broke_down_from < results.len();
     let index: std::collections::HashMap<&CheckId, usize> = expectations
         .entries
         .iter()
@@ -96,25 +150,72 @@ pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckRes
         .collect();
     let statuses = results
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let id = CheckId::new(&cases[r.case].id, r.check);
-            match (index.get(&id).copied(), Listed::of(r.outcome)) {
-                (Some(entry), _) if expectations.entries[entry].outcome == Listed::Unstable => {
-                    Status::AsListed(entry)
-                }
+            let entry = index.get(&id).copied();
+            let as_listed = entry.filter(|&e| {
+                let listed = expectations.entries[e].outcome;
+                listed == Listed::Unstable || Listed::of(r.outcome) == Some(listed)
+            });
+            if let Some(entry) = as_listed {
+                return Status::AsListed(entry);
+            }
+            // Once the adapter broke down, its faults (the same debug print or crash, now and
+            // then before it gave up) are the breakdown's, judged with it.
+            if i >= broke_down_from || (broke_down && is_fault(r)) {
+                return Status::BrokeDown;
+            }
+            match (entry, Listed::of(r.outcome)) {
                 (entry, Some(Listed::Unstable)) => Status::Unstable(entry),
                 (None, None) if r.outcome == Outcome::Pass => Status::Pass,
-                (None, None) | (None, Some(Listed::Skipped)) => Status::NotScored,
+                (None, None) => Status::NotScored,
                 (None, Some(_)) => Status::Regression(None),
                 (Some(entry), None) => Status::UnexpectedPass(entry),
-                (Some(entry), Some(listed)) if expectations.entries[entry].outcome == listed => {
-                    Status::AsListed(entry)
-                }
                 (Some(entry), Some(_)) => Status::Regression(Some(entry)),
             }
         })
         .collect();
-    Judged { statuses }
+    Judged {
+        statuses,
+        slow: Vec::new(),
+    }
+}
+
+/// A crash, timeout or protocol error: the adapter's fault rather than the parser's answer.
+fn is_fault(result: &CheckResult) -> bool {
+    matches!(
+        result.open_fault.unwrap_or(result.outcome),
+        Outcome::Crash | Outcome::Timeout | Outcome::ProtocolError
+    )
+}
+
+/// The results an update asks again before it writes a file from them: every non-pass (a
+/// failure, a refusal, a fault: is it the parser's steady answer?), every check whose answer
+/// differed in one of `rounds` (the corpus asked again; a failure that passed once by chance),
+/// and every pass that `previous`, the file being replaced, lists (it failed before: is the pass
+/// steady?).
+pub fn update_suspects(
+    previous: Option<&ExpectationFile>,
+    cases: &[Case],
+    results: &[CheckResult],
+    rounds: &[Vec<CheckResult>],
+) -> Vec<usize> {
+    let differing = crate::reask::differing(results, rounds);
+    (0..results.len())
+        .filter(|&i| {
+            let r = &results[i];
+            let listed = || {
+                previous
+                    .is_some_and(|p| p.entry(&CheckId::new(&cases[r.case].id, r.check)).is_some())
+            };
+            match r.outcome {
+                Outcome::Unspecified | Outcome::Skipped => false,
+                Outcome::Pass => differing.binary_search(&i).is_ok() || listed(),
+                _ => true,
+            }
+        })
+        .collect()
 }
 
 /// The file a run calls for: every check that did not pass (or was skipped), in corpus order,

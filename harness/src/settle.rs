@@ -1,0 +1,131 @@
+//! Settling a run before anything is decided from it: the one place where `run` and `report` ask
+//! checks again (the rules are the library's, in [`robotstxt_suite::reask`]).
+//!
+//! - **Before a run is judged** against an expectation file ([`judged`]): a check that timed out
+//!   where the file lists another outcome is asked again alone with more time, then every
+//!   regression (and under `--strict` every unexpected pass) is asked again for stability. A
+//!   timeout that then answers as listed passes, and is counted as slow under load.
+//! - **Before a file is written**: the corpus is asked again whole ([`confirming_rounds`],
+//!   through the engine loop), every timeout again alone with more time ([`patient_timeouts`]),
+//!   then every non-pass, every check whose answer differed between rounds and every pass the
+//!   earlier file lists, for stability ([`stable_for_update`]). What varies is written as
+//!   `unstable`.
+//! - **Before a report is published**: every timeout alone with more time
+//!   ([`patient_timeouts`]), then every failure and refusal (and every check already known to
+//!   vary) for stability ([`stable_for_report`]).
+//!
+//! A timeout is asked again alone (after the side-by-side run, one engine and one case at a
+//! time: callers run [`patient_timeouts`] engine after engine), so that other engines' work does
+//! not slow it down a second time. Asking for stability may run side by side.
+
+use robotstxt_runtime::side_by_side::run_engines;
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::engine::Engine;
+use robotstxt_suite::expectations::gate::{judge, update_suspects, Judged, Status};
+use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::reask::CONFIRMING_ROUNDS;
+use robotstxt_suite::reask::{ask_patiently, reask, reask_after_rounds, Patient};
+use robotstxt_suite::run::{CheckResult, Outcome, Scoring};
+
+/// Judges one engine's results against `expectations`, after asking its suspects again (see the
+/// module's first rule). The judged run names the checks that were only slow.
+pub fn judged(
+    engine: &mut dyn Engine,
+    cases: &[Case],
+    results: &mut [CheckResult],
+    scoring: Scoring,
+    expectations: &ExpectationFile,
+    strict: bool,
+) -> Judged {
+    let first = judge(expectations, cases, results);
+    let patient = ask_patiently(engine, cases, results, scoring, &first.timed_out(results));
+    let second = judge(expectations, cases, results);
+    reask(engine, cases, results, scoring, &second.suspects(strict));
+    let mut judged = judge(expectations, cases, results);
+    judged.slow = (patient.answered.into_iter())
+        .filter(|&i| {
+            matches!(
+                judged.statuses[i],
+                Status::Pass | Status::AsListed(_) | Status::NotScored
+            )
+        })
+        .collect();
+    judged
+}
+
+/// Asks every engine the whole corpus [`CONFIRMING_ROUNDS`] more times, each round after a fresh
+/// start of every engine, through the engine loop: per engine, its rounds (none for an engine
+/// that is unavailable). `progress` as in [`run_engines`].
+pub fn confirming_rounds(
+    cases: &[Case],
+    engines: &mut [Box<dyn Engine>],
+    scoring: &(dyn Fn(&dyn Engine) -> Scoring + Sync),
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Vec<Vec<Vec<CheckResult>>> {
+    let mut rounds: Vec<Vec<Vec<CheckResult>>> = engines.iter().map(|_| Vec::new()).collect();
+    for _ in 0..CONFIRMING_ROUNDS {
+        for engine in engines.iter_mut() {
+            engine.fresh_start();
+        }
+        let round = run_engines(cases, engines, scoring, progress);
+        for ((kept, results), engine) in rounds.iter_mut().zip(round).zip(engines.iter()) {
+            if engine.unavailable().is_none() {
+                kept.push(results);
+            }
+        }
+    }
+    rounds
+}
+
+/// Every timeout of one engine's results asked again alone with more time (the first step
+/// before a file is written or a report published). Returns what they answered.
+pub fn patient_timeouts(
+    engine: &mut dyn Engine,
+    cases: &[Case],
+    results: &mut [CheckResult],
+    scoring: Scoring,
+) -> Patient {
+    ask_patiently(engine, cases, results, scoring, &timeouts(results))
+}
+
+/// Before a file is written: every non-pass, every check whose answer differed between `rounds`
+/// (the engine's [`confirming_rounds`]) and every pass `previous` (the file being replaced)
+/// lists, asked again for stability.
+pub fn stable_for_update(
+    engine: &mut dyn Engine,
+    cases: &[Case],
+    results: &mut [CheckResult],
+    scoring: Scoring,
+    rounds: &[Vec<CheckResult>],
+    previous: Option<&ExpectationFile>,
+) {
+    let suspects = update_suspects(previous, cases, results, rounds);
+    reask_after_rounds(engine, cases, results, scoring, &suspects, rounds);
+}
+
+/// Before a report is published: every failure and refusal, and every check of `known` (case
+/// id, check index: already known to vary), asked again for stability.
+pub fn stable_for_report(
+    engine: &mut dyn Engine,
+    cases: &[Case],
+    results: &mut [CheckResult],
+    scoring: Scoring,
+    known: &[(String, usize)],
+) {
+    let suspects: Vec<usize> = (results.iter().enumerate())
+        .filter(|(_, r)| {
+            matches!(r.outcome, Outcome::Fail | Outcome::Error)
+                || (known.iter())
+                    .any(|(case, check)| *case == cases[r.case].id && *check == r.check)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    reask(engine, cases, results, scoring, &suspects);
+}
+
+fn timeouts(results: &[CheckResult]) -> Vec<usize> {
+    (results.iter().enumerate())
+        .filter(|(_, r)| r.outcome == Outcome::Timeout)
+        .map(|(i, _)| i)
+        .collect()
+}
