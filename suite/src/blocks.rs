@@ -115,12 +115,9 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
     out.push_str(&visible_body(&case.robots));
     // What the parser was handed beside the agent, so that a convention problem (a version
     // kept, a digit dropped) shows at first sight.
-    let handed = result
-        .handed
-        .as_ref()
-        .map_or_else(String::new, |h| {
-            format!(", handed `{}`", shown(&cut_middle(h, MAX_VALUE_CHARS)))
-        });
+    let handed = result.handed.as_ref().map_or_else(String::new, |h| {
+        format!(", handed `{}`", shown(&cut_middle(h, MAX_VALUE_CHARS)))
+    });
     let _ = writeln!(
         out,
         "  query: agent `{}`{handed}, path `{}`",
