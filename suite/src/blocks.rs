@@ -93,9 +93,9 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
         "{}#{} — {} (scored under {})",
         case.id, result.check, result.outcome, profile
     );
-    let _ = writeln!(out, "  spec: {}", shown(&case.spec));
+    let _ = writeln!(out, "  spec: {}", case.spec);
     if let Some(note) = &case.note {
-        let _ = writeln!(out, "  note: {}", shown(note.trim()));
+        let _ = writeln!(out, "  note: {}", note.shown().trim());
     }
     let _ = writeln!(out, "  robots.txt ({} bytes):", case.robots.len());
     out.push_str(&visible_body(&case.robots));
@@ -112,7 +112,7 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
         .map_or_else(|| result.outcome.to_string(), |v| v.as_str().to_owned());
     let _ = writeln!(out, "  expected: {expected}\n  actual:   {actual}");
     if let Some(detail) = &result.detail {
-        let _ = writeln!(out, "  detail: {}", indent_tail(&shown(detail)));
+        let _ = writeln!(out, "  detail: {}", indent_tail(&detail.shown()));
     }
     let decision = Robots::parse(profile, &case.robots).decide(&check.agent, &check.path);
     let _ = writeln!(

@@ -63,10 +63,13 @@ pub fn reask(
         if said.iter().any(|a| *a != said[0]) {
             let result = &mut results[i];
             result.outcome = Outcome::Unstable;
-            result.detail = Some(format!(
-                "the answer changes when asked again, each time after a fresh start: {}",
-                said.join(", ")
-            ));
+            result.detail = Some(
+                format!(
+                    "the answer changes when asked again, each time after a fresh start: {}",
+                    said.join(", ")
+                )
+                .into(),
+            );
             unstable += 1;
         }
     }

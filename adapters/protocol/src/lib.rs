@@ -24,8 +24,8 @@ pub mod schema;
 
 pub use serve::{check_guarded, per_query, serve, serve_batch, serve_on, QueryAnswer};
 pub use wire::{
-    product_token, Answer, Check, CheckReply, Handshake, Query, ReplyError, Request,
-    UnsupportedProtocol, Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
+    is_bidi_control, product_token, Answer, Check, CheckReply, Handshake, Query, ReplyError,
+    Request, UnsupportedProtocol, Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
 };
 
 /// The handshake of the adapter being compiled, as its `adapter.yaml` gives it: its `build.rs`

@@ -105,7 +105,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     for adapter in &report.adapters {
         let total = report::matrix::Cell::of(&adapter.claimed);
         let status = match (&adapter.unavailable, adapter.has_data()) {
-            (Some(why), false) => format!("no data: {}", why.lines().next().unwrap_or("")),
+            (Some(why), false) => format!("no data: {}", why.first_line()),
             (Some(_), true) => format!("{} passed (broke down part way)", total.shown()),
             (None, _) => format!("{} passed", total.shown()),
         };

@@ -100,11 +100,11 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         if let Some(why) = engine.unavailable() {
             let never_answered = results.iter().all(|r| r.outcome == Outcome::Skipped);
             if !never_answered {
-                eprintln!("{name}: broke down part way: {}", shown(why));
+                eprintln!("{name}: broke down part way: {why}");
             } else if !matches!(args.format, Format::Human | Format::Long) {
                 eprintln!(
                     "{name}: unavailable: {}",
-                    shown(why.trim_start_matches("unavailable: "))
+                    shown(why.raw().trim_start_matches("unavailable: "))
                 );
             }
             exit = exit.max(Exit::Unavailable);

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::Profile;
 use robotstxt_suite::engine::Query;
+use robotstxt_suite::visible::Outside;
 use serde_json::{json, Value};
 
 use super::{Cell, Comparison, Mark};
@@ -50,8 +51,9 @@ fn names(points: &[OpenPoint]) -> String {
     names.join(", ")
 }
 
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or("")
+/// The first line of outside text, made visible.
+fn first_line(text: &Outside) -> Outside {
+    text.first_line()
 }
 
 /// The table as plain strings: the query, the reference's verdict under each profile, then each

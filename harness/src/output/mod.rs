@@ -15,7 +15,7 @@ use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
 use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::run::{CheckResult, Outcome, Summary};
-use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::{shown, Outside};
 use serde::Serialize;
 
 use crate::repeats::ShownOnce;
@@ -27,7 +27,7 @@ pub struct EngineRun<'a> {
     pub handshake: &'a Handshake,
     pub results: &'a [CheckResult],
     /// Why the engine could not run (or broke down), if so.
-    pub unavailable: Option<&'a str>,
+    pub unavailable: Option<&'a Outside>,
     pub gate: Option<(&'a ExpectationFile, &'a Judged)>,
 }
 
@@ -41,7 +41,7 @@ impl EngineRun<'_> {
     /// The one line (and the adapter's stderr, for a crash) that stands for a run that never
     /// answered, with what to try next.
     pub fn unavailable_text(&self, hint: &str) -> String {
-        let why = self.unavailable.unwrap_or_default();
+        let why = self.unavailable.map(Outside::raw).unwrap_or_default();
         // The fault the start ended in, said as what happened at start.
         let said = [
             ("unavailable: ", ""),
@@ -132,7 +132,7 @@ pub struct ResultRow {
     pub scored_under: Option<String>,
     /// The parser's error message or the engine's failure, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
+    pub detail: Option<Outside>,
 }
 
 impl RunDocument {

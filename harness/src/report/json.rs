@@ -10,6 +10,7 @@ use serde::Serialize;
 use robotstxt_suite::cases::{Case, Ruling};
 use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::run::{CheckResult, Outcome};
+use robotstxt_suite::visible::Outside;
 
 use super::matrix::{self, Cell};
 use super::{AdapterRun, Report};
@@ -126,8 +127,8 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
     CaseDoc {
         id: &case.id,
         group: &case.group,
-        spec: &case.spec,
-        note: case.note.as_deref(),
+        spec: case.spec.raw(),
+        note: case.note.as_ref().map(Outside::raw),
         reported: case.reported.as_deref(),
         robots_base64: base64::engine::general_purpose::STANDARD.encode(&case.robots),
         checks: case
@@ -186,7 +187,8 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
             // A skipped check's detail only repeats the adapter's `unavailable`.
             detail: r
                 .detail
-                .as_deref()
+                .as_ref()
+                .map(Outside::raw)
                 .filter(|_| r.outcome != Outcome::Skipped),
             outcome: scorings
                 .iter()
@@ -200,7 +202,7 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
         input: run.about.as_ref().map(|a| a.input.as_str()),
         note: run.about.as_ref().and_then(|a| a.note.as_deref()),
         has_data: run.has_data(),
-        unavailable: run.unavailable.as_deref(),
+        unavailable: run.unavailable.as_ref().map(Outside::raw),
         timings: Timings {
             seconds: round(run.wall().as_secs_f64(), 3),
             case_ms: run

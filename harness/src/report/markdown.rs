@@ -11,6 +11,7 @@ use robotstxt_reference::Profile;
 use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::grouping;
 use robotstxt_suite::run::Outcome;
+use robotstxt_suite::visible::Outside;
 
 use crate::limits::path_slug;
 use crate::output::markup::{md, md_code, md_fence};
@@ -132,7 +133,10 @@ pub fn readme(report: &Report, names: &[String]) -> String {
             md(&h.profile)
         );
         if !run.has_data() {
-            let why = run.unavailable.as_deref().unwrap_or("it gave no answer");
+            let why = run
+                .unavailable
+                .as_ref()
+                .map_or("it gave no answer", Outside::raw);
             let _ = write!(out, " no data: {} |", md(&first_line(why)));
             out.push_str(&" |".repeat(scorings.len() - 1 + groups.len()));
             out.push('\n');
@@ -157,7 +161,9 @@ pub fn readme(report: &Report, names: &[String]) -> String {
             out,
             "\n{} broke down part way; its remaining checks were skipped: {}",
             md_code(&run.handshake.name),
-            md(&first_line(run.unavailable.as_deref().unwrap_or("")))
+            md(&first_line(
+                run.unavailable.as_ref().map_or("", Outside::raw)
+            ))
         );
     }
     out.push_str(&versions_section(report, &versions::pairs(report), names));
@@ -281,7 +287,10 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         }
     }
     if !run.has_data() {
-        let why = run.unavailable.as_deref().unwrap_or("it gave no answer");
+        let why = run
+            .unavailable
+            .as_ref()
+            .map_or("it gave no answer", Outside::raw);
         let _ = write!(
             out,
             "**No data**: the adapter could not run.\n\n{}",
@@ -313,7 +322,7 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         let _ = write!(
             out,
             "\nThe adapter broke down part way; the checks after that were skipped:\n\n{}",
-            md_fence(why)
+            md_fence(why.raw())
         );
     }
     let bad: Vec<_> = run

@@ -28,6 +28,7 @@ use robotstxt_suite::engine::{
 };
 use robotstxt_suite::reask::reask;
 use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
+use robotstxt_suite::visible::Outside;
 
 use crate::swap::replace_files;
 
@@ -54,7 +55,7 @@ pub struct AdapterRun {
     /// How the adapter calls its parser, when it has an adapter folder.
     pub about: Option<About>,
     /// Why the adapter could not run, or broke down part way, if so.
-    pub unavailable: Option<String>,
+    pub unavailable: Option<Outside>,
     /// Time spent waiting for answers, per case, in corpus order.
     pub case_times: Vec<Duration>,
     /// Scored under the claimed profile (falling back per check to norobots-1994).
@@ -133,7 +134,7 @@ impl Engine for Recorder {
         reply
     }
 
-    fn unavailable(&self) -> Option<&str> {
+    fn unavailable(&self) -> Option<&Outside> {
         self.inner.unavailable()
     }
 
@@ -228,7 +229,7 @@ pub fn collect(
             AdapterRun {
                 handshake: engine.handshake().clone(),
                 about: None,
-                unavailable: engine.unavailable().map(str::to_owned),
+                unavailable: engine.unavailable().cloned(),
                 case_times: log.iter().map(|(_, t)| *t).collect(),
                 claimed,
                 by_profile,

@@ -11,6 +11,7 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 
+use robotstxt_suite::input::{self, ReadError};
 use serde::{Deserialize, Serialize};
 
 use crate::limits::MAX_SURVEY_FILE;
@@ -142,13 +143,17 @@ fn read_folder(
                 return Ok(false);
             }
         } else if path.is_file() {
-            let item = match robotstxt_suite::walk::read_regular(&path, MAX_SURVEY_FILE) {
+            let item = match input::read_bytes(&path, MAX_SURVEY_FILE) {
                 Ok(body) => Item::File(CorpusFile { name, body }),
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => Item::Oversized(Oversized {
+                Err(ReadError::TooLong { size, .. }) => Item::Oversized(Oversized {
                     name,
-                    bytes: fs::metadata(&path).map_or(0, |m| m.len()),
+                    bytes: size.unwrap_or(MAX_SURVEY_FILE + 1),
                 }),
-                Err(e) => return Err(unreadable(&path)(e)),
+                Err(ReadError::NotRegular) => {
+                    let e = io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+                    return Err(unreadable(&path)(e));
+                }
+                Err(ReadError::Io(e)) => return Err(unreadable(&path)(e)),
             };
             if !visit(item) {
                 return Ok(false);

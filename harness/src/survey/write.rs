@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::atomic::{remove_stale_temporaries, write_atomic, WriteError};
 use crate::limits::MAX_SURVEY_FILE;
 use crate::output::markup::md_code;
+use robotstxt_suite::visible::Outside;
 
 use super::cause::SignatureCount;
 use super::{AdapterSurvey, Survey};
@@ -169,7 +170,7 @@ pub fn markdown(survey: &Survey) -> String {
     }
     for a in &survey.adapters {
         if a.skipped > 0 {
-            let why = a.unavailable.as_deref().unwrap_or("unavailable");
+            let why = a.unavailable.as_ref().map_or("unavailable", Outside::raw);
             let _ = writeln!(
                 out,
                 "\n**{}** was not asked about {} files: {}",
@@ -316,6 +317,8 @@ fn percent(part: usize, whole: usize) -> String {
 
 /// Text safe inside a Markdown table cell or paragraph: Markdown's special characters escaped.
 pub(super) fn cell(text: &str) -> String {
+    // Outside text (an adapter's words, a file's name) with its controls made visible first.
+    let text = robotstxt_suite::visible::shown(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -19,11 +19,14 @@ use robotstxt_suite::engine::{Failure, Fault, Query, Reply};
 use serde::Serialize;
 use serde_json::Value;
 
+use robotstxt_suite::visible::Outside;
+
 use super::codec;
 use super::live::Live;
 use super::manifest::Manifest;
 use super::pipes::ReadEvent;
 use super::{disagreement, Limits};
+use crate::limits::cap_text;
 
 /// The sections of PROTOCOL.md a finding can cite, spelt as their headings.
 pub mod section {
@@ -42,6 +45,8 @@ const QUIET: Duration = Duration::from_millis(40);
 const STRAY_LINES: usize = 16;
 /// Longest quote of an adapter's line in a finding.
 const QUOTE: usize = 300;
+/// Departures from the protocol's types named in one finding; the others are counted.
+const DEPARTURES: usize = 8;
 
 /// One thing checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,8 +54,9 @@ pub struct Finding {
     /// What was checked.
     pub what: String,
     pub status: Status,
-    /// On a pass, what was seen; on a failure, what is wrong, quoting the adapter's message.
-    pub message: String,
+    /// On a pass, what was seen; on a failure, what is wrong, quoting the adapter's message:
+    /// outside text.
+    pub message: Outside,
     /// The PROTOCOL.md section a failure breaks (one of [`section::ALL`]).
     pub section: &'static str,
 }
@@ -127,25 +133,33 @@ fn quote(line: &[u8]) -> String {
 fn section_of(failure: &Failure) -> &'static str {
     match failure.fault {
         Fault::Timeout => section::FAULTS,
-        Fault::ProtocolError if failure.detail.starts_with("a line longer") => section::FAULTS,
+        Fault::ProtocolError if failure.detail.raw().starts_with("a line longer") => {
+            section::FAULTS
+        }
         _ => section::CHECKS,
     }
 }
 
 impl Checker<'_> {
-    fn pass(&mut self, what: &str, message: String) {
+    fn pass(&mut self, what: &str, message: impl Into<Outside>) {
         self.record(what, Status::Passed, message, section::CHECKS);
     }
 
-    fn fail(&mut self, what: &str, message: String, section: &'static str) {
+    fn fail(&mut self, what: &str, message: impl Into<Outside>, section: &'static str) {
         self.record(what, Status::Failed, message, section);
     }
 
-    fn record(&mut self, what: &str, status: Status, message: String, section: &'static str) {
+    fn record(
+        &mut self,
+        what: &str,
+        status: Status,
+        message: impl Into<Outside>,
+        section: &'static str,
+    ) {
         self.findings.push(Finding {
             what: what.to_owned(),
             status,
-            message,
+            message: message.into(),
             section,
         });
     }
@@ -268,7 +282,7 @@ impl Checker<'_> {
                 let section = section_of(&failure);
                 self.fail(
                     what,
-                    format!("{}: {}", failure.fault.as_str(), failure.detail),
+                    format!("{}: {}", failure.fault.as_str(), failure.detail.raw()),
                     section,
                 );
                 self.restart();
@@ -285,7 +299,7 @@ impl Checker<'_> {
                 Some(results)
             }
             Ok(Reply::Rejected(message)) => {
-                self.refused(what, exchange, &message);
+                self.refused(what, exchange, message.raw());
                 None
             }
             Ok(Reply::Refused(answers)) => {
@@ -344,7 +358,7 @@ impl Checker<'_> {
                 let detail = format!(
                     "after the refusal: {}: {}",
                     failure.fault.as_str(),
-                    failure.detail
+                    failure.detail.raw()
                 );
                 self.fail(AFTER, detail, section::CHECKS);
                 self.restart();
@@ -491,6 +505,12 @@ fn departures(line: &[u8], message: &impl Serialize) -> Vec<String> {
     };
     let mut found = Vec::new();
     compare("", &sent, &read, &mut found);
+    // A message of a million unknown fields is said in a few: the rest are counted.
+    if found.len() > DEPARTURES {
+        let more = found.len() - DEPARTURES;
+        found.truncate(DEPARTURES);
+        found.push(format!("{more} more"));
+    }
     found
 }
 
@@ -505,7 +525,7 @@ fn compare(at: &str, sent: &Value, read: &Value, found: &mut Vec<String>) {
                 };
                 match read.get(key) {
                     Some(read) => compare(&path, value, read, found),
-                    None => found.push(format!("unknown field `{path}`")),
+                    None => found.push(format!("unknown field `{}`", cap_text(&path))),
                 }
             }
         }
@@ -524,7 +544,11 @@ fn compare(at: &str, sent: &Value, read: &Value, found: &mut Vec<String>) {
                 Value::Bool(_) => "true or false",
                 Value::Null => "null",
             };
-            found.push(format!("`{at}` is {sent}, not {kind}"));
+            // What the adapter sent, cut as an error text is: an `error` object may be megabytes.
+            found.push(format!(
+                "`{at}` is {}, not {kind}",
+                cap_text(&sent.to_string())
+            ));
         }
     }
 }

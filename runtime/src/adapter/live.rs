@@ -66,7 +66,7 @@ impl Live {
     pub(crate) fn spawn(argv: &[String], transcript: Option<Transcript>) -> Result<Live, Failure> {
         let (program, args) = argv.split_first().ok_or_else(|| Failure {
             fault: Fault::Unavailable,
-            detail: "the run command is empty".to_owned(),
+            detail: "the run command is empty".into(),
         })?;
         let mut child = Command::new(program)
             .args(args)
@@ -78,7 +78,7 @@ impl Live {
             .spawn()
             .map_err(|e| Failure {
                 fault: Fault::Unavailable,
-                detail: format!("cannot start `{}`: {e}", argv.join(" ")),
+                detail: format!("cannot start `{}`: {e}", argv.join(" ")).into(),
             })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
@@ -106,7 +106,8 @@ impl Live {
                     detail: format!(
                         "cannot make the pipes of `{}` non-blocking: {e}",
                         argv.join(" ")
-                    ),
+                    )
+                    .into(),
                 })
             }
         }
@@ -205,7 +206,10 @@ impl Live {
         } else {
             format!("{what}\nstderr (tail):\n{}", tail.trim_end())
         };
-        Failure { fault, detail }
+        Failure {
+            fault,
+            detail: detail.into(),
+        }
     }
 
     /// Kills the whole process group and reaps the child: no zombie is left behind.

@@ -5,7 +5,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use robotstxt_suite::engine::CLAIMABLE_PROFILES;
+use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::limits::MANIFEST;
 use robotstxt_suite::located::LocatedError;
+use robotstxt_suite::visible::is_bidi_control;
 use serde::{Deserialize, Serialize};
 
 use crate::cache::Places;
@@ -192,10 +195,9 @@ impl Adapter {
     /// manifest's profile, with the same handshake the adapter program gives.
     pub fn load_versions(dir: &Path, places: &Places) -> Result<Vec<Adapter>, LocatedError> {
         let file = dir.join("adapter.yaml");
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| LocatedError::new(&file, None, format!("cannot read: {e}")))?;
-        let manifest: Manifest =
-            serde_yaml::from_str(&text).map_err(|e| LocatedError::from_yaml(&file, &e))?;
+        let input = Input::read(&file, Format::Yaml, MANIFEST)?;
+        let manifest: Manifest = input.parse()?;
+        let text = input.text();
         let field_error = |field: &str, message: String| {
             let line = text
                 .lines()
@@ -249,10 +251,32 @@ impl Adapter {
                 "empty; leave the field out instead".to_owned(),
             ));
         }
+        // Shown as they are on every page and on the terminal: one line of plain text each.
+        let shown_fields = [
+            ("name", Some(&manifest.name)),
+            ("parser", Some(&manifest.parser)),
+            ("language", Some(&manifest.language)),
+            ("homepage", Some(&manifest.homepage)),
+            ("package", Some(&manifest.package.version)),
+            ("input", Some(&manifest.input)),
+            ("note", manifest.note.as_ref()),
+            ("install_hint", manifest.install_hint.as_ref()),
+        ];
+        for (field, value) in shown_fields {
+            if value.is_some_and(|v| v.chars().any(|c| c.is_control() || is_bidi_control(c))) {
+                return Err(field_error(
+                    field,
+                    "holds a control or bidirectional character".to_owned(),
+                ));
+            }
+        }
         let mut seen = vec![manifest.package.version.as_str()];
         for version in &manifest.versions {
             if version.is_empty()
                 || version.contains(['/', '\\', '@'])
+                || version
+                    .chars()
+                    .any(|c| c.is_control() || is_bidi_control(c))
                 || seen.contains(&version.as_str())
             {
                 return Err(field_error(

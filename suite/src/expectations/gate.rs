@@ -223,9 +223,15 @@ impl Changes {
 fn reason_for(case: &Case, r: &CheckResult) -> String {
     let detail = r
         .detail
-        .as_deref()
-        .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
-        .map(|l| shorten(l, 120))
+        .as_ref()
+        .map(|d| d.shown())
+        .and_then(|d| {
+            d.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .map(str::to_owned)
+        })
+        .map(|l| shorten(&l, 120))
         .unwrap_or_default();
     match r.outcome {
         Outcome::Fail => {
@@ -236,7 +242,7 @@ fn reason_for(case: &Case, r: &CheckResult) -> String {
             let profile = r.scored_under.map_or("the profile", |p| p.name());
             format!(
                 "answers {actual} where {profile} expects {expected} ({})",
-                shorten(case.spec.trim(), 100)
+                shorten(case.spec.shown().trim(), 100)
             )
         }
         Outcome::Unstable => format!("the parser's answer varies: {detail}"),
