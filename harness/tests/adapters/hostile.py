@@ -14,6 +14,9 @@ Modes:
   detach         on a body holding FAULT, starts a helper in a new session that keeps stdout open,
                  then exits
   slow           answers each check after 0.3 s, with a helper process in its group busy meanwhile
+  spin           answers the first check, then spins on the CPU forever on the next one
+  flaky          answers the first check after each start, then spins 50 ms and exits on the
+                 next, so that it is restarted every other check and never given up on
 """
 import base64
 import json
@@ -49,6 +52,7 @@ if MODE == "slow":
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     note_pid(busy.pid)
 
+answered = False
 for line in sys.stdin:
     request = json.loads(line)
     if request["type"] == "hello":
@@ -75,7 +79,16 @@ for line in sys.stdin:
         helper = subprocess.Popen(["sleep", "300"], stdout=sys.stdout, start_new_session=True)
         note_pid(helper.pid)
         os._exit(0)
+    elif MODE == "flaky" and answered:
+        until = time.time() + 0.05
+        while time.time() < until:
+            pass
+        os._exit(1)
+    elif MODE == "spin" and count() >= 1:
+        while True:
+            pass
     else:
         if MODE == "slow":
             time.sleep(0.3)
         answer({"id": rid, "results": ["allowed"] * len(queries)})
+        answered = True

@@ -7,5 +7,6 @@
 mod adapters;
 mod case_files;
 mod interrupts;
+mod orphans;
 mod output;
 mod support;
