@@ -5,6 +5,7 @@
 //! no process left behind (checked by process group and pid).
 
 mod adapters;
+mod archives;
 mod case_files;
 mod interrupts;
 mod orphans;
