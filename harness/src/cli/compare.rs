@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use robotstxt_runtime::adapter;
-use robotstxt_suite::engine::Query;
+use robotstxt_suite::engine::{check_agent, Query};
 use robotstxt_suite::local_url;
 use robotstxt_test::compare::{render, Comparison};
 
@@ -104,13 +104,8 @@ fn queries(args: &Args) -> Result<Vec<Query>, Error> {
     } else {
         args.agents.clone()
     };
-    if let Some(bad) = agents
-        .iter()
-        .find(|a| a.is_empty() || a.chars().any(char::is_control))
-    {
-        return Err(Error::usage(format!(
-            "--agent {bad:?} must be non-empty, without control characters"
-        )));
+    for agent in &agents {
+        check_agent(agent).map_err(|e| Error::flag("--agent", e))?;
     }
     Ok(agents
         .iter()

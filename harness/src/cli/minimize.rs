@@ -34,7 +34,7 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
-    let body = std::fs::read(&args.robots).map_err(Error::unreadable(&args.robots))?;
+    let body = super::check::read_body(&args.robots)?;
     let mut engines = args.select.open(false)?;
     if engines.len() != 1 {
         return Err(Error::usage(

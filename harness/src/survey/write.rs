@@ -1,11 +1,13 @@
 //! `survey.json` and `survey.md`: writing them (atomically) and reading `survey.json` back.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::atomic::{remove_stale_temporaries, write_atomic, WriteError};
-use crate::limits::MAX_SURVEY_FILE;
+use crate::limits::{MAX_SURVEY_FILE, SURVEY_JSON};
 use crate::output::markup::md_code;
+use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::visible::Outside;
 
 use super::cause::SignatureCount;
@@ -31,31 +33,14 @@ pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
     write_atomic(&dir.join("survey.md"), markdown(survey).as_bytes())
 }
 
-/// A `survey.json` that could not be read back.
+/// A `survey.json` that could not be read back: the file, line and column, and why.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    #[error("{}: {source}", path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{}: not a survey.json: {source}", path.display())]
-    NotASurvey {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-}
+#[error("{0} (not a survey.json that can be merged)")]
+pub struct ReadError(#[from] LocatedError);
 
-/// Reads a `survey.json`.
+/// Reads a `survey.json` through the one reader, under [`SURVEY_JSON`].
 pub fn read(path: &Path) -> Result<Survey, ReadError> {
-    let text = std::fs::read(path).map_err(|source| ReadError::Unreadable {
-        path: path.to_owned(),
-        source,
-    })?;
-    serde_json::from_slice(&text).map_err(|source| ReadError::NotASurvey {
-        path: path.to_owned(),
-        source,
-    })
+    Ok(Input::read(path, Format::Json, SURVEY_JSON)?.parse()?)
 }
 
 /// The human report.

@@ -11,4 +11,5 @@ mod inputs;
 mod interrupts;
 mod orphans;
 mod output;
+mod readers;
 mod support;

@@ -20,6 +20,8 @@ use std::sync::Mutex;
 use super::manifest::{Adapter, SetupStep};
 use crate::cache::{InstallLock, LockError};
 use crate::{child, signals};
+use robotstxt_suite::input;
+use robotstxt_suite::limits::MANIFEST;
 
 /// Present in an adapter's cache folder while its steps run.
 const INSTALLING: &str = ".installing";
@@ -309,7 +311,10 @@ fn sources(dir: &Path, wanted: impl Fn(&str) -> bool) -> String {
     names
         .iter()
         .map(|name| {
-            let text = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+            // Through the one reader: an adapter folder may come from anyone (a FIFO named
+            // `requirements.txt` is refused, not waited on).
+            let bytes = input::read_bytes(&dir.join(name), MANIFEST.max_bytes).unwrap_or_default();
+            let text = String::from_utf8_lossy(&bytes);
             format!("== {name}\n{text}")
         })
         .collect()
