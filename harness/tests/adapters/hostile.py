@@ -8,6 +8,8 @@ Modes:
   error-object   answers every check with a 2 MB JSON error object
   escapes        answers every check with an error holding ESC sequences and U+202E
   escape-name    says its name is ../../../fuzzescape
+  escape-hello   says its name and version with ESC sequences, BEL and U+202E in them
+  stderr-escapes writes ESC sequences and U+202E to stderr, then exits on every check
   disagree-then-break
                  answers "disallowed" to everything (so fuzzing finds disagreements), and once it
                  has answered 60 checks in all (counted across restarts), exits on every check
@@ -57,7 +59,11 @@ for line in sys.stdin:
     request = json.loads(line)
     if request["type"] == "hello":
         name = "../../../fuzzescape" if MODE == "escape-name" else "hostile-" + MODE
-        answer({"name": name, "parser": "hostile", "version": "1", "language": "Python",
+        version = "1"
+        if MODE == "escape-hello":
+            name = "x\x1b]0;owned\x07\r\x1b[K"
+            version = "1\u202egnp.exe"
+        answer({"name": name, "parser": "hostile", "version": version, "language": "Python",
                 "homepage": "", "profile": "norobots-1994"})
         continue
     if request["type"] == "stop":
@@ -71,6 +77,10 @@ for line in sys.stdin:
         answer({"id": rid, "error": {"trace": ["x" * 1000] * 2000}})
     elif MODE == "escapes":
         answer({"id": rid, "error": "bad \x1b[2J\x1b]0;owned\x07 \u202egnp.exe"})
+    elif MODE == "stderr-escapes":
+        sys.stderr.write("boom \x1b[2J\x1b]0;owned\x07\r\x1b[K \u202egnp.exe\n")
+        sys.stderr.flush()
+        os._exit(3)
     elif MODE == "disagree-then-break":
         if count() >= 60:
             os._exit(1)

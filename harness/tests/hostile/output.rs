@@ -169,3 +169,41 @@ fn a_closed_standard_output_ends_the_run_quietly() {
         assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
     }
 }
+
+/// An adapter's handshake, error texts and stderr reach no terminal raw: `compare` and
+/// `adapters check` show them made visible (a handshake holding them is refused, quoted).
+#[test]
+fn compare_and_adapters_check_show_an_adapters_escapes() {
+    for mode in ["escapes", "escape-hello", "stderr-escapes"] {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join("robots.txt"),
+            "User-agent: *\nDisallow: /a\n",
+        )
+        .unwrap();
+        let cmd = crate::support::hostile_cmd(mode, dir.path());
+        let compare = [
+            "compare",
+            "--robots",
+            "robots.txt",
+            "--path",
+            "/a",
+            "--adapter-cmd",
+            &cmd,
+        ];
+        let check = ["adapters", "check", "--adapter-cmd", &cmd];
+        for args in [&compare[..], &check[..]] {
+            let ran = run(dir.path(), args);
+            let what = format!("{mode}: {}", args[0]);
+            assert_inert(&what, &ran.stdout);
+            assert_inert(&what, &ran.stderr);
+            assert!(!ran.stdout.contains("\r\u{1b}"), "{what}");
+            // What `adapters check` quotes of the adapter is there, made visible.
+            if args[0] == "adapters" {
+                let all = format!("{}{}", ran.stdout, ran.stderr);
+                let visible = ["␛", "<U+202E>", "\\u{1b}", "\\u001b"];
+                assert!(visible.iter().any(|v| all.contains(v)), "{what}: {all}");
+            }
+        }
+    }
+}
