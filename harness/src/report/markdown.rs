@@ -23,11 +23,10 @@ use super::{AdapterRun, Report};
 
 /// File names (without `.md`) for the adapters' pages, in adapter order: the adapter's name with
 /// anything but letters, digits, `.`, `_` and `-` replaced, made unique, and never one of the
-/// report's own files (an adapter may call itself anything).
+/// report's own files nor one of the pages kept in the reports folder (an adapter may call itself
+/// anything).
 pub fn page_names(adapters: &[AdapterRun]) -> Vec<String> {
-    let mut taken: Vec<String> = ["README", "SCHEMA", "index", "results"]
-        .map(str::to_lowercase)
-        .to_vec();
+    let mut taken: Vec<String> = RESERVED.iter().map(|n| n.to_lowercase()).collect();
     adapters
         .iter()
         .map(|a| {
@@ -44,6 +43,20 @@ pub fn page_names(adapters: &[AdapterRun]) -> Vec<String> {
         })
         .collect()
 }
+
+/// Names (without extension) a page of an adapter never takes: the report's own files and the
+/// pages other commands keep in the reports folder (`reports/`).
+pub const RESERVED: &[&str] = &[
+    "README",
+    "SCHEMA",
+    "index",
+    "results",
+    "survey",
+    "mutants",
+    "performance",
+    "reliability",
+    "census",
+];
 
 /// A link to a check's cell in `index.html`.
 pub fn cell_link(adapter: &str, check_id: &str) -> String {

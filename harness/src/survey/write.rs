@@ -29,6 +29,11 @@ pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
         source: e.into(),
     })?;
     json.push('\n');
+    // Under the lock `report` takes to rebuild the folder, so that neither loses the other's work.
+    let _lock = crate::swap::lock_folder(dir).map_err(|source| WriteError {
+        path: dir.to_owned(),
+        source,
+    })?;
     write_atomic(&json_file, json.as_bytes())?;
     write_atomic(&dir.join("survey.md"), markdown(survey).as_bytes())
 }

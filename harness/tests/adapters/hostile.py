@@ -8,6 +8,7 @@ Modes:
   error-object   answers every check with a 2 MB JSON error object
   escapes        answers every check with an error holding ESC sequences and U+202E
   escape-name    says its name is ../../../fuzzescape
+  named-survey   says its name is `survey`, the name of a page kept in the reports folder
   escape-hello   says its name and version with ESC sequences, BEL and U+202E in them
   stderr-escapes writes ESC sequences and U+202E to stderr, then exits on every check
   disagree-then-break
@@ -60,6 +61,8 @@ for line in sys.stdin:
     if request["type"] == "hello":
         name = "../../../fuzzescape" if MODE == "escape-name" else "hostile-" + MODE
         version = "1"
+        if MODE == "named-survey":
+            name = "survey"
         if MODE == "escape-hello":
             name = "x\x1b]0;owned\x07\r\x1b[K"
             version = "1\u202egnp.exe"

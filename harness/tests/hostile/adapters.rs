@@ -7,10 +7,6 @@ use std::time::Duration;
 
 use crate::support::{assert_nothing_left, cases_yaml, drive, hostile_cmd, run, scratch};
 
-/// Peak memory of a run against an adapter that floods error text, in MiB (before the cap, a
-/// 1 MB error per check took 5.5 GB).
-const FLOOD_MIB: f64 = 200.0;
-
 #[test]
 fn huge_error_texts_are_capped_and_shown_once() {
     const CHECKS: usize = 150;

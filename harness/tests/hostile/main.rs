@@ -12,4 +12,5 @@ mod interrupts;
 mod orphans;
 mod output;
 mod readers;
+mod reports_folder;
 mod support;
