@@ -7,6 +7,7 @@
 mod adapters;
 mod archives;
 mod case_files;
+mod export;
 mod inputs;
 mod interrupts;
 mod orphans;
