@@ -1,7 +1,7 @@
 //! `robotstxt-test check`: one question to the reference, answered with its explanation.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::engine::check_agent;
@@ -69,7 +69,7 @@ fn local_path(given: &str) -> Result<String, local_url::FullUrlError> {
 
 /// Reads a file's bytes exactly, through the one reader: a regular file of at most
 /// [`MAX_ROBOTS_FILE`] bytes; `-` is standard input, read up to the same cap.
-pub fn read_body(path: &PathBuf) -> Result<Vec<u8>, Error> {
+pub fn read_body(path: &Path) -> Result<Vec<u8>, Error> {
     let result = if path.as_os_str() == "-" {
         input::read_capped(std::io::stdin().lock(), MAX_ROBOTS_FILE)
     } else {
