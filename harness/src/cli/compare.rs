@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use robotstxt_runtime::adapter;
 use robotstxt_suite::engine::{check_agent, Query};
 use robotstxt_suite::local_url;
+use robotstxt_suite::visible::json_escaped;
 use robotstxt_test::compare::{render, Comparison};
 
 use super::check::read_body;
@@ -76,7 +77,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         Format::Markdown => render::markdown(&comparison),
         Format::Json => {
             let json = serde_json::to_string_pretty(&render::json(&comparison));
-            json.map_err(|e| Error::Stdout(e.into()))? + "\n"
+            json_escaped(json.map_err(|e| Error::Stdout(e.into()))?) + "\n"
         }
     })?;
     let tally = comparison.tally();

@@ -10,7 +10,7 @@ use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
 use robotstxt_suite::reask::reask;
 use robotstxt_suite::run::{Outcome, Scoring};
-use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::{json_escaped, shown};
 use robotstxt_test::output::grouped::human_grouped;
 use robotstxt_test::output::{human, human_gated, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::output::{junit, summary};
@@ -202,7 +202,8 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
             } else {
                 serde_json::to_string_pretty(&documents)
             };
-            json.map_err(|e| Error::Stdout(e.into()))? + "\n"
+            // The exact texts, with bidi controls written as JSON escapes.
+            json_escaped(json.map_err(|e| Error::Stdout(e.into()))?) + "\n"
         }
         Format::Junit => junit::document(runs, cases, strict),
         Format::Markdown => summary::markdown(runs, cases, strict),

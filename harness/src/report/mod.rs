@@ -28,7 +28,7 @@ use robotstxt_suite::engine::{
 };
 use robotstxt_suite::reask::reask;
 use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
-use robotstxt_suite::visible::Outside;
+use robotstxt_suite::visible::{json_escaped, Outside};
 
 use crate::swap::replace_files;
 
@@ -283,7 +283,8 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
         ("index.html".to_owned(), html::page(report).into_bytes()),
         (
             "results.json".to_owned(),
-            json::document(report)?.into_bytes(),
+            // The exact texts, with bidi controls written as JSON escapes.
+            json_escaped(json::document(report)?).into_bytes(),
         ),
         ("SCHEMA.md".to_owned(), json::SCHEMA.as_bytes().to_vec()),
     ];

@@ -29,6 +29,8 @@ pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
         source: e.into(),
     })?;
     json.push('\n');
+    // The exact texts, with bidi controls written as JSON escapes.
+    let json = robotstxt_suite::visible::json_escaped(json);
     // Under the lock `report` takes to rebuild the folder, so that neither loses the other's work.
     let _lock = crate::swap::lock_folder(dir).map_err(|source| WriteError {
         path: dir.to_owned(),

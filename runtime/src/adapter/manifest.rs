@@ -251,19 +251,22 @@ impl Adapter {
                 "empty; leave the field out instead".to_owned(),
             ));
         }
-        // Shown as they are on every page and on the terminal: one line of plain text each.
-        let shown_fields = [
-            ("name", Some(&manifest.name)),
-            ("parser", Some(&manifest.parser)),
-            ("language", Some(&manifest.language)),
-            ("homepage", Some(&manifest.homepage)),
-            ("package", Some(&manifest.package.version)),
-            ("input", Some(&manifest.input)),
-            ("note", manifest.note.as_ref()),
-            ("install_hint", manifest.install_hint.as_ref()),
+        // Shown as they are on every page and on the terminal: one line of plain text each (the
+        // prose fields may hold line feeds, nothing else hidden).
+        let one_line = |c: char| c.is_control() || is_bidi_control(c);
+        let prose = |c: char| c != '\n' && one_line(c);
+        let shown_fields: [(&str, Option<&String>, &dyn Fn(char) -> bool); 8] = [
+            ("name", Some(&manifest.name), &one_line),
+            ("parser", Some(&manifest.parser), &one_line),
+            ("language", Some(&manifest.language), &one_line),
+            ("homepage", Some(&manifest.homepage), &one_line),
+            ("package", Some(&manifest.package.version), &one_line),
+            ("input", Some(&manifest.input), &prose),
+            ("note", manifest.note.as_ref(), &prose),
+            ("install_hint", manifest.install_hint.as_ref(), &prose),
         ];
-        for (field, value) in shown_fields {
-            if value.is_some_and(|v| v.chars().any(|c| c.is_control() || is_bidi_control(c))) {
+        for (field, value, hidden) in shown_fields {
+            if value.is_some_and(|v| v.chars().any(hidden)) {
                 return Err(field_error(
                     field,
                     "holds a control or bidirectional character".to_owned(),
