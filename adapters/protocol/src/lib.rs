@@ -24,8 +24,8 @@ pub mod schema;
 
 pub use serve::{check_guarded, per_query, serve, serve_batch, serve_on, QueryAnswer};
 pub use wire::{
-    is_bidi_control, product_token, Answer, Check, CheckReply, Handshake, Query, ReplyError,
-    Request, UnsupportedProtocol, Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
+    product_token, Answer, Check, CheckReply, Handshake, Query, ReplyError, Request,
+    UnsupportedProtocol, Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
 };
 
 /// The handshake of the adapter being compiled, as its `adapter.yaml` gives it: its `build.rs`
@@ -47,4 +47,13 @@ macro_rules! handshake {
             profile: env!("ROBOTSTXT_ADAPTER_PROFILE").to_owned(),
         }
     };
+}
+
+/// The bidirectional formatting characters (marks, embeddings, overrides and isolates), which
+/// reorder what a terminal or a page shows around them: a handshake may hold none.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
 }

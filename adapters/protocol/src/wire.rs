@@ -17,6 +17,8 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+use crate::is_bidi_control;
+
 /// The protocol version these types describe.
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -209,15 +211,6 @@ impl Handshake {
         problems.extend(self.profile_problem());
         problems
     }
-}
-
-/// The bidirectional formatting characters (marks, embeddings, overrides and isolates), which
-/// reorder what a terminal or a page shows around them.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-    )
 }
 
 /// Adapter to harness, the answer to a hello of another protocol version; the adapter then exits

@@ -9,6 +9,7 @@
 
 pub mod check;
 mod codec;
+mod departures;
 pub mod holders;
 pub mod install;
 mod live;
