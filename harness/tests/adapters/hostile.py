@@ -19,7 +19,8 @@ Modes:
   slow           answers each check after 0.3 s, with a helper process in its group busy meanwhile
   spin           answers the first check, then spins on the CPU forever on the next one
   flaky          answers the first check after each start, then spins 50 ms and exits on the
-                 next, so that it is restarted every other check and never given up on
+                 next, so that it is restarted every other check and never given up on;
+                 from its third start on, it writes its pid to STATE_DIR/restarted too
 """
 import base64
 import json
@@ -51,6 +52,10 @@ def count():
 
 
 note_pid(os.getpid())
+if MODE == "flaky" and len(open(os.path.join(STATE, "pids")).readlines()) >= 3:
+    # Restarted twice already: a test waiting for restarts may interrupt now.
+    with open(os.path.join(STATE, "restarted"), "a") as f:
+        f.write("%d\n" % os.getpid())
 if MODE == "slow":
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     note_pid(busy.pid)

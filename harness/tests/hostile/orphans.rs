@@ -92,7 +92,8 @@ fn an_interrupt_while_adapters_restart_leaves_none_20_times() {
     for trial in 0..20 {
         let (dir, cmd) = scratch(400, "x", "flaky");
         let ready = Interrupt {
-            ready: dir.path().join("pids"),
+            // Once the adapter has been restarted twice.
+            ready: dir.path().join("restarted"),
             signal: Signal::TERM,
         };
         let extra = ["--out", "reports"];
