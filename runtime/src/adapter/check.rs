@@ -16,8 +16,6 @@ use std::time::Duration;
 
 use robotstxt_protocol::{CheckReply, Handshake, ReplyError};
 use robotstxt_suite::engine::{Failure, Fault, Query, Reply};
-use serde::Serialize;
-use serde_json::Value;
 
 use robotstxt_suite::visible::Outside;
 
@@ -27,7 +25,6 @@ use super::live::Live;
 use super::manifest::Manifest;
 use super::pipes::ReadEvent;
 use super::{disagreement, Limits};
-use crate::limits::cap_text;
 
 /// The sections of PROTOCOL.md a finding can cite, spelt as their headings.
 pub mod section {

@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::cache::Places;
 
+/// Whether a field may not hold a character.
+type IsHidden = fn(char) -> bool;
+
 /// An adapter's manifest, as written in its folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -253,17 +256,21 @@ impl Adapter {
         }
         // Shown as they are on every page and on the terminal: one line of plain text each (the
         // prose fields may hold line feeds, nothing else hidden).
-        let one_line = |c: char| c.is_control() || is_bidi_control(c);
-        let prose = |c: char| c != '\n' && one_line(c);
-        let shown_fields: [(&str, Option<&String>, &dyn Fn(char) -> bool); 8] = [
-            ("name", Some(&manifest.name), &one_line),
-            ("parser", Some(&manifest.parser), &one_line),
-            ("language", Some(&manifest.language), &one_line),
-            ("homepage", Some(&manifest.homepage), &one_line),
-            ("package", Some(&manifest.package.version), &one_line),
-            ("input", Some(&manifest.input), &prose),
-            ("note", manifest.note.as_ref(), &prose),
-            ("install_hint", manifest.install_hint.as_ref(), &prose),
+        fn one_line(c: char) -> bool {
+            c.is_control() || is_bidi_control(c)
+        }
+        fn prose(c: char) -> bool {
+            c != '\n' && one_line(c)
+        }
+        let shown_fields: [(&str, Option<&String>, IsHidden); 8] = [
+            ("name", Some(&manifest.name), one_line),
+            ("parser", Some(&manifest.parser), one_line),
+            ("language", Some(&manifest.language), one_line),
+            ("homepage", Some(&manifest.homepage), one_line),
+            ("package", Some(&manifest.package.version), one_line),
+            ("input", Some(&manifest.input), prose),
+            ("note", manifest.note.as_ref(), prose),
+            ("install_hint", manifest.install_hint.as_ref(), prose),
         ];
         for (field, value, hidden) in shown_fields {
             if value.is_some_and(|v| v.chars().any(hidden)) {
