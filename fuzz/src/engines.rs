@@ -46,13 +46,15 @@ fn ask(
     IN_PARSER.with(|c| c.set(false));
     match answer {
         Ok(answers) => {
-            let answers: Vec<Result<Verdict, String>> = answers
+            let answers: Vec<Result<Verdict, robotstxt_suite::visible::Outside>> = answers
                 .into_iter()
                 .map(|answer| {
-                    answer.map(|verdict| match verdict {
-                        robotstxt_protocol::Verdict::Allowed => Verdict::Allowed,
-                        robotstxt_protocol::Verdict::Disallowed => Verdict::Disallowed,
-                    })
+                    answer
+                        .map(|verdict| match verdict {
+                            robotstxt_protocol::Verdict::Allowed => Verdict::Allowed,
+                            robotstxt_protocol::Verdict::Disallowed => Verdict::Disallowed,
+                        })
+                        .map_err(Into::into)
                 })
                 .collect();
             if answers.iter().all(Result::is_ok) {
@@ -61,7 +63,7 @@ fn ask(
                 Reply::Refused(answers)
             }
         }
-        Err(message) => Reply::Rejected(message),
+        Err(message) => Reply::Rejected(message.into()),
     }
 }
 
