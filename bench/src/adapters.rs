@@ -61,7 +61,7 @@ pub fn all_adapters(cases: &[Case], adapters: &[Adapter], limits: Limits) -> All
         .iter()
         .filter_map(|e| {
             e.unavailable()
-                .map(|why| (e.handshake().name.clone(), why.to_owned()))
+                .map(|why| (e.handshake().name.clone(), why.to_string()))
         })
         .collect();
     let started = Instant::now();

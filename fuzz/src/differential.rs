@@ -54,7 +54,7 @@ pub fn differential_rust(data: &[u8]) -> Outcome {
         let theirs = match engine.check("differential", &s.body, &s.queries) {
             Ok(Reply::Verdicts(v)) => v,
             Ok(Reply::Rejected(message)) => {
-                outcome.refused.push((name, message));
+                outcome.refused.push((name, message.into_raw()));
                 continue;
             }
             Ok(Reply::Refused(answers)) => {

@@ -49,12 +49,12 @@ fn ask(
     IN_PARSER.with(|c| c.set(false));
     match answer {
         Ok(answers) => {
-            let answers: Vec<Result<Verdict, String>> = answers
+            let answers: Vec<Result<Verdict, robotstxt_suite::visible::Outside>> = answers
                 .into_iter()
                 .map(|answer| match answer {
                     Ok(robotstxt_protocol::Verdict::Allowed) => Ok(Verdict::Allowed),
                     Ok(robotstxt_protocol::Verdict::Disallowed) => Ok(Verdict::Disallowed),
-                    Err(refusal) => Err(refusal.0),
+                    Err(refusal) => Err(refusal.0.into()),
                 })
                 .collect();
             if answers.iter().all(Result::is_ok) {
@@ -63,7 +63,7 @@ fn ask(
                 Reply::Refused(answers)
             }
         }
-        Err(refusal) => Reply::Rejected(refusal.0),
+        Err(refusal) => Reply::Rejected(refusal.0.into()),
     }
 }
 

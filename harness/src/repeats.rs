@@ -7,11 +7,12 @@ use std::collections::HashMap;
 
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::run::CheckResult;
+use robotstxt_suite::visible::Outside;
 
 /// The details already shown for one engine, each with the check that showed it first.
 #[derive(Debug, Default)]
 pub struct ShownOnce {
-    first: HashMap<String, String>,
+    first: HashMap<Outside, String>,
 }
 
 impl ShownOnce {
@@ -25,7 +26,7 @@ impl ShownOnce {
         match self.first.get(detail) {
             Some(first) => {
                 let mut shorter = result.clone();
-                shorter.detail = Some(format!("the same as for {first}"));
+                shorter.detail = Some(format!("the same as for {first}").into());
                 Cow::Owned(shorter)
             }
             None => {

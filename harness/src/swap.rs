@@ -5,6 +5,12 @@
 //! `renameatx_np(RENAME_SWAP)` on macOS, through `rustix`). No crate exchanges two folders, so
 //! this module does that much itself. Leftovers of a run killed outright are removed on the next
 //! start, and the interrupt handler removes the folder being built.
+//!
+//! `out` is resolved through symbolic links first, so a link to the reports folder is kept and
+//! the folder it names is written. A folder that cannot be moved (a mount point, or the current
+//! folder) has its files replaced one by one instead, each whole. The folder keeps its mode.
+//! The folder is locked ([`lock_folder`], which `survey` takes too) while it is rebuilt, so that
+//! a survey writing into it is not lost in the exchange.
 
 use std::fs::{self, Permissions};
 use std::io;
@@ -18,6 +24,10 @@ use crate::atomic::{alive, is_temporary_name, remove_stale_temporaries, sync_fol
 /// Writes `files` (names inside `out`, and their bytes) into `out`, replacing those names and
 /// keeping every other file already there, all in one step (see the module docs).
 pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
+    let at = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", out.display()));
+    let out = &resolved(out).map_err(at)?;
+    fs::create_dir_all(out).map_err(at)?;
+    let _lock = lock_folder(out).map_err(at)?;
     for (name, _) in files {
         let path = out.join(name);
         if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
@@ -27,9 +37,11 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
             ));
         }
     }
-    let at = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", out.display()));
     let (parent, name) = split(out).map_err(at)?;
     remove_leftovers(&parent, &name);
+    if !movable(out, &parent) {
+        return replace_each(out, files).map_err(at);
+    }
     // 0777 before the umask, as `fs::create_dir` makes a folder: after the exchange, this is the
     // reports folder (tempfile's default is 0700).
     let staging = tempfile::Builder::new()
@@ -37,6 +49,9 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
         .permissions(Permissions::from_mode(0o777))
         .tempdir_in(&parent)
         .map_err(at)?;
+    // The folder keeps its mode (a private 0700 stays private).
+    let mode = fs::metadata(out).map_err(at)?.permissions();
+    fs::set_permissions(staging.path(), mode).map_err(at)?;
     let registered = staging.path().to_owned();
     signals::guard_temporary(&registered);
     let result = build_and_swap(out, staging.path(), files);
@@ -124,6 +139,57 @@ fn split(out: &Path) -> io::Result<(PathBuf, String)> {
         .parent()
         .map_or_else(|| PathBuf::from("/"), Path::to_owned);
     Ok((parent, name))
+}
+
+/// `out` with every symbolic link on its way resolved; the parts that do not exist yet are kept
+/// as given.
+fn resolved(out: &Path) -> io::Result<PathBuf> {
+    let absolute = std::path::absolute(out)?;
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        match fs::canonicalize(existing) {
+            Ok(real) => return Ok(rest.iter().rev().fold(real, |p, part| p.join(part))),
+            Err(_) => {
+                let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+                    return Ok(absolute);
+                };
+                rest.push(name.to_owned());
+                existing = parent;
+            }
+        }
+    }
+}
+
+/// Whether `out` can be exchanged with a folder beside it: not a mount point (its device differs
+/// from its parent's), not the current folder, not the root.
+fn movable(out: &Path, parent: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let device = |p: &Path| fs::metadata(p).map(|m| m.dev()).ok();
+    let current = std::env::current_dir().and_then(fs::canonicalize).ok();
+    out.parent().is_some() && device(out) == device(parent) && current.as_deref() != Some(out)
+}
+
+/// Replaces each file in `out` whole, one by one: for a folder that cannot be exchanged.
+fn replace_each(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
+    for (name, bytes) in files {
+        crate::atomic::write_atomic(&out.join(name), bytes)
+            .map_err(|e| io::Error::new(e.source.kind(), e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// An exclusive lock on a folder, held while the folder is rebuilt or written into; released
+/// when dropped.
+pub struct FolderLock(#[allow(dead_code)] fs::File);
+
+/// Locks the folder `out` (it must exist), waiting for any other holder: `report` and `survey`
+/// both take it before they write into a folder.
+pub fn lock_folder(out: &Path) -> io::Result<FolderLock> {
+    use rustix::fs::{flock, FlockOperation};
+    let folder = fs::File::open(out)?;
+    flock(&folder, FlockOperation::LockExclusive)?;
+    Ok(FolderLock(folder))
 }
 
 /// Exchanges two paths in one step.

@@ -80,7 +80,8 @@ fn hang_is_a_timeout() {
     let results = assert_fault_isolated("hang", Outcome::Timeout);
     assert!(results[2]
         .detail
-        .as_deref()
+        .as_ref()
+        .map(|d| d.raw())
         .unwrap()
         .contains("no answer within 1.5 s"));
     assert!(
@@ -92,7 +93,7 @@ fn hang_is_a_timeout() {
 #[test]
 fn crash_mid_batch_is_a_crash_with_stderr() {
     let results = assert_fault_isolated("crash", Outcome::Crash);
-    let detail = results[2].detail.as_deref().unwrap();
+    let detail = results[2].detail.as_ref().map(|d| d.raw()).unwrap();
     assert!(detail.contains("exit status: 3"), "{detail}");
     assert!(detail.contains("chaos: committing fault crash"), "{detail}");
 }
@@ -102,7 +103,8 @@ fn garbage_is_a_protocol_error() {
     let results = assert_fault_isolated("garbage", Outcome::ProtocolError);
     assert!(results[2]
         .detail
-        .as_deref()
+        .as_ref()
+        .map(|d| d.raw())
         .unwrap()
         .contains("not a JSON object"));
 }
@@ -112,7 +114,8 @@ fn wrong_number_of_results_is_a_protocol_error() {
     let results = assert_fault_isolated("wrong-count", Outcome::ProtocolError);
     assert!(results[2]
         .detail
-        .as_deref()
+        .as_ref()
+        .map(|d| d.raw())
         .unwrap()
         .contains("3 results for 2 queries"));
 }
@@ -138,7 +141,8 @@ fn early_exit_with_status_zero_is_a_crash() {
     let results = assert_fault_isolated("exit0", Outcome::Crash);
     assert!(results[2]
         .detail
-        .as_deref()
+        .as_ref()
+        .map(|d| d.raw())
         .unwrap()
         .contains("exit status: 0"));
 }
@@ -146,7 +150,10 @@ fn early_exit_with_status_zero_is_a_crash() {
 #[test]
 fn rejection_is_an_error_not_a_fault() {
     let results = assert_fault_isolated("reject", Outcome::Error);
-    assert_eq!(results[2].detail.as_deref(), Some("ValueError: refused"));
+    assert_eq!(
+        results[2].detail.as_ref().map(|d| d.raw()),
+        Some("ValueError: refused")
+    );
 }
 
 #[test]
@@ -163,7 +170,10 @@ fn a_refused_query_is_a_query_error_and_the_rest_are_answered() {
             Outcome::Pass
         ]
     );
-    assert_eq!(results[2].detail.as_deref(), Some("InvalidURI: bad URI"));
+    assert_eq!(
+        results[2].detail.as_ref().map(|d| d.raw()),
+        Some("InvalidURI: bad URI")
+    );
 }
 
 #[test]
@@ -189,7 +199,7 @@ fn repeated_faults_mark_the_adapter_broken() {
     assert_eq!(&outcomes(&results)[6..], [Outcome::Skipped; 4]);
     let why = engine.unavailable().expect("marked broken");
     assert!(
-        why.starts_with("3 faults in a row, the last: crash"),
+        why.raw().starts_with("3 faults in a row, the last: crash"),
         "{why}"
     );
     drop(engine);
@@ -209,7 +219,10 @@ fn an_unknown_profile_in_the_hello_is_a_protocol_error() {
         .expect("a hello claiming `rfc-9309` is refused");
     assert_eq!(failure.fault.as_str(), "protocol-error");
     assert!(
-        failure.detail.contains("profile `rfc-9309` is not one of"),
+        failure
+            .detail
+            .raw()
+            .contains("profile `rfc-9309` is not one of"),
         "{}",
         failure.detail
     );
@@ -223,6 +236,7 @@ fn a_command_that_does_not_exist_is_unavailable() {
         .expect("cannot start");
     assert!(failure
         .detail
+        .raw()
         .contains("cannot start `/nonexistent/adapter`"));
 }
 

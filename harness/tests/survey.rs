@@ -64,11 +64,11 @@ impl Engine for Faulty {
         let fault = |fault| {
             Err(Failure {
                 fault,
-                detail: "test".to_owned(),
+                detail: "test".into(),
             })
         };
         match id {
-            "empty.txt" => Ok(Reply::Rejected("empty".to_owned())),
+            "empty.txt" => Ok(Reply::Rejected("empty".into())),
             "html.txt" => fault(Fault::Crash),
             "plain.txt" => fault(Fault::Timeout),
             _ => self.inner.check(id, robots, queries),

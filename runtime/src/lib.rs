@@ -7,7 +7,8 @@
 //! protocol, and drives each running process as a `robotstxt_suite::Engine`. [`side_by_side`] is
 //! the one loop that feeds every item to every engine, each on its own thread and taking
 //! [`turns`]; `run`, `report`, `survey` and `compare` all use it. [`signals`] stops every adapter
-//! (and removes registered temporary files) on an interrupt.
+//! (and removes registered temporary files) on an interrupt, and [`child`] starts every process
+//! so that none outlives the harness.
 //!
 //! The crate carries every adapter folder ([`suite`]), so the installed binary works in any
 //! folder: inside a checkout of this repository the files on disk win, anywhere else the embedded
@@ -15,6 +16,7 @@
 
 pub mod adapter;
 pub mod cache;
+pub mod child;
 pub mod limits;
 pub mod side_by_side;
 pub mod signals;

@@ -2,7 +2,9 @@
 //! its own process group, so it does not receive the terminal's signal; without a handler it
 //! would keep running after the harness is gone. The handler stops every adapter still
 //! registered here (its process group, and any process that still holds its output pipe),
-//! removes the temporary files and folders registered here, and exits with status 130.
+//! removes the temporary files and folders registered here, and exits with status 130. Before it
+//! kills, it closes the gate every start goes through ([`start_gate`]): an adapter being
+//! restarted while the handler runs is either registered before the kill or never started.
 //!
 //! A closed standard output (`robotstxt-test check ... | head -1`) is not a signal here: Rust
 //! ignores SIGPIPE, so that a write to a dead adapter's pipe is an error the harness can report
@@ -11,7 +13,8 @@
 //! with [`STDOUT_CLOSED`], after the usual clean-up of whatever was running.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use rustix::process::{kill_process, kill_process_group, Pid, Signal};
 
@@ -30,6 +33,10 @@ pub struct Running {
 }
 
 static RUNNING: Mutex<Vec<Running>> = Mutex::new(Vec::new());
+/// Held by a start from before its fork until its child is registered.
+static STARTS: Mutex<()> = Mutex::new(());
+/// Set once the harness is stopping everything: no start passes the gate after it.
+static STOPPING: AtomicBool = AtomicBool::new(false);
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Lists the other processes holding a pipe open, by the pipe's inode. The adapter processes
@@ -56,8 +63,22 @@ pub fn install() -> Result<(), HandlerError> {
     Ok(())
 }
 
-/// Stops every registered adapter and removes every registered temporary path.
+/// The gate a start holds until its child is registered with [`adopt`]; `None` once the harness
+/// is stopping everything.
+pub fn start_gate() -> Option<MutexGuard<'static, ()>> {
+    let gate = STARTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    (!STOPPING.load(Ordering::SeqCst)).then_some(gate)
+}
+
+/// Stops every registered adapter and removes every registered temporary path. No start passes
+/// the gate after this begins, and a start under way is waited for, so that it is killed too.
 pub fn stop_everything() {
+    STOPPING.store(true, Ordering::SeqCst);
+    let _no_more_starts = STARTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let running = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
     for adapter in running {
         stop(adapter);

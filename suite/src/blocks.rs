@@ -99,7 +99,8 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
     let _ = writeln!(
         out,
         "  spec: {}",
-        shown(case.spec_for(profile).unwrap_or(&case.spec))
+        case.spec_for(profile)
+            .map_or_else(|| case.spec.shown(), shown)
     );
     for reading in result.rests_on.iter() {
         let _ = writeln!(
@@ -109,7 +110,7 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
         );
     }
     if let Some(note) = &case.note {
-        let _ = writeln!(out, "  note: {}", shown(note.trim()));
+        let _ = writeln!(out, "  note: {}", note.shown().trim());
     }
     let _ = writeln!(out, "  robots.txt ({} bytes):", case.robots.len());
     out.push_str(&visible_body(&case.robots));
@@ -132,7 +133,7 @@ pub fn failure_block(case: &Case, result: &CheckResult) -> String {
         .map_or_else(|| result.outcome.to_string(), |v| v.as_str().to_owned());
     let _ = writeln!(out, "  expected: {expected}\n  actual:   {actual}");
     if let Some(detail) = &result.detail {
-        let detail = cut_long_words(detail, MAX_VALUE_CHARS);
+        let detail = cut_long_words(detail.raw(), MAX_VALUE_CHARS);
         let _ = writeln!(out, "  detail: {}", indent_tail(&shown(&detail)));
     }
     let decision = Robots::parse(profile, &case.robots).decide(&check.agent, &check.path);

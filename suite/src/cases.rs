@@ -14,11 +14,13 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 
 pub use crate::case_rules::Reported;
-use crate::limits::MAX_CASE_FILE;
+use crate::input::{Format, Input};
+use crate::limits::CASE_FILE;
 use crate::located::LocatedError;
 use crate::readings::{ReadingField, Readings};
 use crate::spec::Spec;
-use crate::{case_rules, walk, yaml_guard};
+use crate::visible::{is_hidden, Outside};
+use crate::{case_rules, walk};
 
 /// One case: a robots.txt body and the checks asked of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,11 +30,12 @@ pub struct Case {
     /// The topic: the file's path under the corpus root without `.yaml` (`line-endings`).
     pub group: String,
     pub name: String,
-    /// The clause(s) as one line of text ([`Spec::shown`]).
-    pub spec: String,
+    /// The clause(s) the case checks, as one line of text ([`Spec::shown`]): free text from the
+    /// case file.
+    pub spec: Outside,
     /// The clause(s) as written: one for the case, or one per profile.
     pub clauses: Spec,
-    pub note: Option<String>,
+    pub note: Option<Outside>,
     /// The thread (an issue or pull request of some parser's tracker) where the behaviour the
     /// case checks was reported: an `http(s)` URL.
     pub reported: Option<String>,
@@ -136,26 +139,23 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
         };
         for file in files {
             let group = group_of(root, &file);
-            let bytes = match walk::read_regular(&file, MAX_CASE_FILE) {
-                Ok(bytes) => bytes,
+            if group.chars().any(is_hidden) {
+                // A case's id is made of its file's name, and ids are shown everywhere.
+                let message = "the file's name holds a control or bidirectional character; \
+                               case ids are made of file names"
+                    .to_owned();
+                errors.push(error_at(&file, Some(1), message));
+                continue;
+            }
+            let input = match Input::read(&file, Format::Yaml, CASE_FILE) {
+                Ok(input) => input,
                 Err(e) => {
-                    errors.push(error_at(&file, Some(1), format!("cannot read: {e}")));
+                    errors.push(e);
                     continue;
                 }
             };
-            let text = match yaml_guard::screen(&bytes) {
-                Ok(text) => text,
-                Err(refusal) => {
-                    errors.push(LocatedError {
-                        file: file.clone(),
-                        line: Some(refusal.line),
-                        column: Some(refusal.column),
-                        message: refusal.message,
-                    });
-                    continue;
-                }
-            };
-            match parse_file(text, &file, &group) {
+            let text = input.text();
+            match parse_input(&input, &group) {
                 Ok(file_cases) => {
                     for case in file_cases {
                         if let Some(first) = seen.get(&case.id) {
@@ -183,10 +183,16 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     }
 }
 
-/// Parses one case file's text. `group` is the file's path under its corpus root, without
-/// `.yaml`, with `/` separators.
+/// Parses one case file's text (screened as [`load_corpus`] screens a file). `group` is the
+/// file's path under its corpus root, without `.yaml`, with `/` separators.
 pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, CaseError> {
-    let raw: RawFile = serde_yaml::from_str(text).map_err(|e| yaml_error(file, &e))?;
+    let input = Input::from_bytes(file, text.as_bytes().to_vec(), Format::Yaml, CASE_FILE)?;
+    parse_input(&input, group)
+}
+
+fn parse_input(input: &Input, group: &str) -> Result<Vec<Case>, CaseError> {
+    let (text, file) = (input.text(), input.path());
+    let raw: RawFile = input.parse()?;
     if raw.cases.is_empty() {
         let line = text
             .lines()
@@ -215,9 +221,9 @@ pub fn parse_file(text: &str, file: &Path, group: &str) -> Result<Vec<Case>, Cas
             id: format!("{group}/{}", raw.name),
             group: group.to_owned(),
             name: raw.name,
-            spec: raw.spec.shown(),
+            spec: raw.spec.shown().into(),
             clauses: raw.spec,
-            note: raw.note,
+            note: raw.note.map(Outside::from),
             reported: raw.reported,
             robots: raw.robots,
             checks: raw
@@ -253,14 +259,6 @@ fn group_of(root: &Path, file: &Path) -> String {
 
 fn error_at(file: &Path, line: Option<usize>, message: String) -> CaseError {
     LocatedError::new(file, line, message)
-}
-
-/// A deserializing error, placed at line 1 when the YAML library gives no place (an empty
-/// file, for one), so that every message names a line.
-fn yaml_error(file: &Path, error: &serde_yaml::Error) -> CaseError {
-    let mut located = LocatedError::from_yaml(file, error);
-    located.line.get_or_insert(1);
-    located
 }
 
 /// The line of the `nth` (0-based) `name: <name>` entry in `text`: names are kebab-case, so a
@@ -479,15 +477,8 @@ validated_string!(ThreadUrl, |s| {
     }
 });
 
-validated_string!(AgentName, |s| {
-    if s.is_empty() {
-        Err("agent must not be empty".to_owned())
-    } else if s.chars().any(char::is_control) {
-        Err(format!("agent {s:?} holds a control character"))
-    } else {
-        Ok(())
-    }
-});
+validated_string!(AgentName, |s| crate::engine::check_agent(s)
+    .map_err(|e| e.to_string()));
 
 validated_string!(LocalUrl, |s| crate::local_url::check_local(s)
     .map_err(|e| e.to_string()));

@@ -96,7 +96,9 @@ pub enum ExportError {
 }
 
 /// Writes the embedded corpus into `dir` (new or empty), byte for byte as `cases/`; returns how
-/// many files it wrote.
+/// many files it wrote. The files are written into a folder beside `dir`
+/// (`.<name>.export-<pid>`), which is then renamed to `dir` in one step: a full disk or a kill
+/// part way leaves no partial corpus at `dir` for a later export to refuse.
 pub fn export_cases(dir: &Path) -> Result<usize, ExportError> {
     let fail = |path: &Path| {
         let path = path.to_owned();
@@ -109,15 +111,26 @@ pub fn export_cases(dir: &Path) -> Result<usize, ExportError> {
     } else if dir.exists() {
         return Err(ExportError::NotAFolder(dir.to_owned()));
     }
+    let name = dir
+        .file_name()
+        .map_or_else(|| "cases".into(), |n| n.to_string_lossy());
+    let staging = dir.with_file_name(format!(".{name}.export-{}", std::process::id()));
     let files = case_files();
-    for (path, bytes) in &files {
-        let target = dir.join(path.strip_prefix("cases").unwrap_or(path));
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(fail(parent))?;
+    let written = (|| {
+        for (path, bytes) in &files {
+            let target = staging.join(path.strip_prefix("cases").unwrap_or(path));
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(fail(parent))?;
+            }
+            std::fs::write(&target, bytes).map_err(fail(&target))?;
         }
-        std::fs::write(&target, bytes).map_err(fail(&target))?;
+        // Onto an empty folder, a rename replaces it.
+        std::fs::rename(&staging, dir).map_err(fail(dir))
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&staging);
     }
-    Ok(files.len())
+    written.map(|()| files.len())
 }
 
 #[cfg(test)]

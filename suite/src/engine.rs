@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
+use crate::visible::{is_bidi_control, Outside};
+
 /// One question about a body.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Query {
@@ -22,6 +24,27 @@ pub struct Query {
 /// not how a caller derives one, so a check whose agent is not a token itself is never scored
 /// under rfc9309.
 pub use robotstxt_protocol::{is_product_token, product_token, robot_name, AgentForm};
+/// Why an agent cannot be asked about.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadAgent {
+    #[error("agent must not be empty")]
+    Empty,
+    #[error("agent {0:?} holds a control or bidirectional character")]
+    Hidden(String),
+}
+
+/// Whether `agent` is a robot's name a query can carry: not empty, no control character (a line
+/// feed would forge a line of whatever shows it) and no bidirectional control. The corpus, `check`
+/// and `compare` all hold agents to this.
+pub fn check_agent(agent: &str) -> Result<(), BadAgent> {
+    if agent.is_empty() {
+        Err(BadAgent::Empty)
+    } else if agent.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+        Err(BadAgent::Hidden(agent.to_owned()))
+    } else {
+        Ok(())
+    }
+}
 
 pub use robotstxt_protocol::{Handshake, CLAIMABLE_PROFILES};
 
@@ -42,11 +65,12 @@ impl ClaimedProfile for Handshake {
 pub enum Reply {
     /// One verdict per query, in query order.
     Verdicts(Vec<Verdict>),
-    /// The parser itself refused the body.
-    Rejected(String),
+    /// The parser itself refused the body, in the adapter's words.
+    Rejected(Outside),
     /// Per query, in query order: its verdict, or why the parser (or the adapter's URL building)
-    /// refused that query. The body was read; some queries could not be asked.
-    Refused(Vec<Result<Verdict, String>>),
+    /// refused that query, in the adapter's words. The body was read; some queries could not be
+    /// asked.
+    Refused(Vec<Result<Verdict, Outside>>),
 }
 
 /// Why an engine gave no answer.
@@ -74,11 +98,12 @@ impl Fault {
     }
 }
 
-/// A [`Fault`] and what is known about it (the adapter's stderr tail, the bad line, ...).
+/// A [`Fault`] and what is known about it (the adapter's stderr tail, the bad line, ...): text
+/// from outside, shown made visible.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     pub fault: Fault,
-    pub detail: String,
+    pub detail: Outside,
 }
 
 /// Something that answers queries about robots.txt bodies. `Send`, so that several engines can
@@ -105,8 +130,9 @@ pub trait Engine: Send {
         self.check(id, robots, queries)
     }
 
-    /// Why the engine cannot answer at all (it could not start, or broke down), if so.
-    fn unavailable(&self) -> Option<&str> {
+    /// Why the engine cannot answer at all (it could not start, or broke down), if so: it
+    /// quotes what the adapter said, so it is outside text.
+    fn unavailable(&self) -> Option<&Outside> {
         None
     }
 

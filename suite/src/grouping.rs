@@ -129,7 +129,7 @@ cases:
             Ok(Reply::Verdicts(vec![Disallowed])),
             Err(Failure {
                 fault: Fault::Crash,
-                detail: "gone".to_owned(),
+                detail: "gone".into(),
             }),
         ];
         let results: Vec<CheckResult> = (cases.iter().zip(&replies).enumerate())

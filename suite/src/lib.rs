@@ -47,9 +47,10 @@
 //! `robots_base64` both or neither, bad base64, an unknown profile, a path without its leading
 //! `/`, an empty `checks` list, an unknown reading or one named where it cannot apply
 //! ([`case_rules`]), or any other value.
-//! Hostile files are refused before they are deserialized ([`yaml_guard`]): more than
-//! [`limits::MAX_CASE_FILE`] bytes, not UTF-8, more than one document, anchors or aliases, or
-//! nesting deeper than [`limits::MAX_CASE_DEPTH`]; folders are walked by [`walk`].
+//! Hostile files are refused before they are deserialized ([`input`], the one reader of every
+//! file the tool is given): more than [`limits::MAX_CASE_FILE`] bytes, not a regular file, not
+//! UTF-8, more than one document, anchors or aliases, or nesting deeper than
+//! [`limits::MAX_CASE_DEPTH`]; folders are walked by [`walk`], each real file and folder once.
 //!
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 
@@ -63,6 +64,7 @@ pub mod embedded;
 pub mod engine;
 pub mod expectations;
 pub mod grouping;
+pub mod input;
 pub mod limits;
 pub mod local_url;
 pub mod located;
@@ -74,7 +76,6 @@ pub mod run;
 pub mod spec;
 pub mod visible;
 pub mod walk;
-pub mod yaml_guard;
 
 pub use engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 /// The reference implementation the corpus is scored against.

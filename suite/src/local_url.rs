@@ -18,7 +18,7 @@ pub fn full_url(path: &str) -> String {
 pub enum LocalUrlError {
     #[error("path {0:?} must start with `/`")]
     NoLeadingSlash(String),
-    #[error("path {0:?} holds a space or control character; percent-encode it")]
+    #[error("path {0:?} holds a space, a control or a bidirectional character; percent-encode it")]
     SpaceOrControl(String),
 }
 
@@ -39,7 +39,10 @@ pub enum FullUrlError {
 pub fn check_local(path: &str) -> Result<(), LocalUrlError> {
     if !path.starts_with('/') {
         Err(LocalUrlError::NoLeadingSlash(path.to_owned()))
-    } else if path.chars().any(|c| c.is_control() || c == ' ') {
+    } else if path
+        .chars()
+        .any(|c| c.is_control() || c == ' ' || crate::visible::is_bidi_control(c))
+    {
         Err(LocalUrlError::SpaceOrControl(path.to_owned()))
     } else {
         Ok(())
@@ -108,7 +111,7 @@ mod tests {
             ("example.org/a", "not a full URL"),
             ("http:///a", "no host"),
             ("1http://example.org/", "not a URL scheme"),
-            ("http://example.org/a b", "space or control"),
+            ("http://example.org/a b", "a space, a control"),
         ] {
             let error = from_full_url(url).unwrap_err().to_string();
             assert!(error.contains(why), "{url}: {error}");

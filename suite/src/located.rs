@@ -3,6 +3,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::visible::{path_shown, shown};
+
 /// A problem in an input file (a case file, a manifest, an expectations file), with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocatedError {
@@ -44,16 +46,18 @@ impl LocatedError {
     }
 }
 
+/// The file's name and the message are shown with their control and bidirectional characters
+/// made visible: both may quote the file.
 impl fmt::Display for LocatedError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file.display())?;
+        write!(f, "{}", path_shown(&self.file))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
             if let Some(column) = self.column {
                 write!(f, ":{column}")?;
             }
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", shown(&self.message))
     }
 }
 

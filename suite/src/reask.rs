@@ -103,10 +103,13 @@ pub fn reask_after_rounds(
         if said.iter().any(|a| *a != said[0]) {
             let result = &mut results[i];
             result.outcome = Outcome::Unstable;
-            result.detail = Some(format!(
-                "the answer changes when asked again, each time after a fresh start: {}",
-                said.join(", ")
-            ));
+            result.detail = Some(
+                format!(
+                    "the answer changes when asked again, each time after a fresh start: {}",
+                    said.join(", ")
+                )
+                .into(),
+            );
             unstable += 1;
         }
     }
@@ -176,10 +179,14 @@ pub fn ask_patiently(
             };
             if new.outcome == Outcome::Timeout {
                 let detail = results[i].detail.take().unwrap_or_default();
-                results[i].detail = Some(format!(
-                    "{detail}\nasked again alone with {PATIENCE} times the time, \
-                     {PATIENT_ASKS} times: no answer either"
-                ));
+                results[i].detail = Some(
+                    format!(
+                        "{}\nasked again alone with {PATIENCE} times the time, \
+                         {PATIENT_ASKS} times: no answer either",
+                        detail.raw()
+                    )
+                    .into(),
+                );
             } else {
                 results[i] = new.clone();
                 found.answered.push(i);

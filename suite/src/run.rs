@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::cases::{Case, Ruling};
 use crate::engine::{AgentForm, Engine, Failure, Fault, Query, Reply};
 use crate::readings::Readings;
+use crate::visible::Outside;
 
 /// How one check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -86,8 +87,8 @@ pub struct CheckResult {
     pub expected: Option<Ruling>,
     pub actual: Option<Verdict>,
     pub outcome: Outcome,
-    /// The parser's error message, or what went wrong with the engine.
-    pub detail: Option<String>,
+    /// The parser's error message, or what went wrong with the engine: outside text.
+    pub detail: Option<Outside>,
     /// On a check its profile leaves open, the fault that came instead of an answer (`error`,
     /// `crash`...): shown, never scored, so `outcome` is `unspecified`.
     pub open_fault: Option<Outcome>,
@@ -164,14 +165,14 @@ pub fn score(
         Ok(Reply::Verdicts(v)) if v.len() != case.checks.len() => {
             miscounted = Err(Failure {
                 fault: Fault::ProtocolError,
-                detail: format!("{} results for {} queries", v.len(), case.checks.len()),
+                detail: format!("{} results for {} queries", v.len(), case.checks.len()).into(),
             });
             &miscounted
         }
         Ok(Reply::Refused(v)) if v.len() != case.checks.len() => {
             miscounted = Err(Failure {
                 fault: Fault::ProtocolError,
-                detail: format!("{} results for {} queries", v.len(), case.checks.len()),
+                detail: format!("{} results for {} queries", v.len(), case.checks.len()).into(),
             });
             &miscounted
         }

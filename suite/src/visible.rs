@@ -1,21 +1,26 @@
-//! Making text that came from outside (a robots.txt body, an adapter's error text or handshake,
-//! a case's `spec`) safe to show: control characters would drive the reader's terminal (`ESC [`
-//! sequences) and bidirectional controls would reorder what a page or a terminal shows.
+//! Making text that came from outside the binary safe to show: control characters would drive the
+//! reader's terminal (`ESC [` sequences, a window title, `\r` over a line) and bidirectional
+//! controls would reorder what a page or a terminal shows.
+//!
+//! Outside text is anything that comes from an adapter (its error texts, its stderr, what a
+//! failure quotes of its lines), a case (a robots.txt body and the lines an explanation quotes,
+//! a `spec`, a `note`), a file (its name, a member's name in an archive) or a name. It is carried
+//! as [`Outside`], whose `Display` shows it made visible, so that printing it anywhere shows it
+//! safely and code that wants the exact text has to say so ([`Outside::raw`], for data such as
+//! `results.json` that keeps the adapter's exact words).
 //!
 //! Controls are shown as the corpus view shows them, as control pictures (`␛` for ESC, `␀` for
 //! NUL); C1 controls and bidirectional controls as `<U+202E>`. Line feeds are kept, so that
 //! multi-line text (an adapter's stderr tail) stays readable.
 
 use std::borrow::Cow;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
-/// The bidirectional formatting characters: marks, embeddings, overrides and isolates.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-    )
-}
+use serde::{Deserialize, Serialize};
+
+/// The bidirectional formatting characters: marks, embeddings, overrides and isolates (the
+/// protocol's list, which a handshake is held to).
+pub use robotstxt_protocol::is_bidi_control;
 
 /// Whether `c` must not reach a reader as it is (line feeds may).
 pub fn is_hidden(c: char) -> bool {
@@ -86,6 +91,106 @@ fn thousands(n: usize) -> String {
     out
 }
 
+/// Text from outside the binary (see the module docs). `Display` shows it with its control and
+/// bidirectional characters made visible; [`Outside::raw`] gives it exactly, for data.
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Outside(String);
+
+impl Outside {
+    pub fn new(text: impl Into<String>) -> Outside {
+        Outside(text.into())
+    }
+
+    /// The exact text, as it came: for data written for machines, and for comparing.
+    pub fn raw(&self) -> &str {
+        &self.0
+    }
+
+    /// The exact text, owned.
+    pub fn into_raw(self) -> String {
+        self.0
+    }
+
+    /// The text made visible.
+    pub fn shown(&self) -> Cow<'_, str> {
+        shown(&self.0)
+    }
+
+    /// Its first line (all of it when it has one), as outside text still.
+    pub fn first_line(&self) -> Outside {
+        Outside(self.0.lines().next().unwrap_or("").to_owned())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl fmt::Display for Outside {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.shown())
+    }
+}
+
+impl fmt::Debug for Outside {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `{:?}` of a string escapes controls and bidirectional controls alike.
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl From<String> for Outside {
+    fn from(text: String) -> Outside {
+        Outside(text)
+    }
+}
+
+impl From<&str> for Outside {
+    fn from(text: &str) -> Outside {
+        Outside(text.to_owned())
+    }
+}
+
+impl PartialEq<str> for Outside {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Outside {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+/// The text a path names, as outside text: a file's name may hold anything.
+pub fn path_shown(path: &std::path::Path) -> Outside {
+    Outside(path.display().to_string())
+}
+
+/// JSON text with every bidirectional control written as its `\uXXXX` escape: the same JSON
+/// (JSON's own syntax is ASCII, so these characters can only be inside strings), with the exact
+/// text kept, but nothing in it that reorders what an editor or a terminal shows of the file.
+/// Control characters are escaped by every JSON writer already.
+pub fn json_escaped(json: String) -> String {
+    if !json
+        .chars()
+        .any(|c| is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}'))
+    {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 32);
+    for c in json.chars() {
+        if is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}') {
+            let _ = write!(out, "\\u{:04x}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +218,17 @@ mod tests {
         assert_eq!(shown("plain\ntext"), "plain\ntext");
         assert_eq!(shown("a\x1b[31mb\0"), "a␛[31mb␀");
         assert_eq!(shown("x\u{202e}y\u{9b}"), "x<U+202E>y<U+009B>");
+    }
+
+    #[test]
+    fn outside_text_is_shown_visibly_and_kept_exactly() {
+        let text = Outside::new("\x1b]0;owned\x07 \u{202e}gnp.exe\r\x1b[K");
+        let printed = format!("error: {text}");
+        assert_eq!(printed, "error: ␛]0;owned␇ <U+202E>gnp.exe␍␛[K");
+        assert!(!format!("{text:?}").contains(['\x1b', '\u{202e}', '\x07']));
+        assert_eq!(text.raw(), "\x1b]0;owned\x07 \u{202e}gnp.exe\r\x1b[K");
+        let json = json_escaped(serde_json::to_string(&text).unwrap());
+        assert!(!json.contains(['\x1b', '\u{202e}', '\x07']), "{json}");
+        assert_eq!(serde_json::from_str::<Outside>(&json).unwrap(), text);
     }
 }

@@ -1,14 +1,14 @@
-//! Finding and reading input files under a folder without being trapped: symbolic-link loops
-//! are detected (by `walkdir`), a file reached twice through links is counted once, and only
-//! regular files are read, each with a size cap, so a FIFO or a link to `/dev/zero` named
-//! `*.yaml` is an error rather than a hang.
+//! Finding input files under a folder without being trapped: each real folder is entered once
+//! and each real file counted once, by its device and inode, however many symbolic links lead to
+//! it (a lattice of links, two per level, would otherwise be walked 2^depth times); a link back
+//! to a folder above is reported as a loop (by `walkdir`). The files found are read through
+//! [`crate::input`].
 
 use std::collections::HashSet;
-use std::fs::File;
-use std::io::{self, Read};
+use std::io;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{Mode, OFlags};
 use walkdir::WalkDir;
 
 /// Why a folder could not be walked, naming the path.
@@ -26,9 +26,9 @@ pub enum WalkError {
 }
 
 /// Every file under `root` whose name ends in `.{extension}`, sorted, each real file once (a
-/// link to a file already found is left out). `root` may itself be one file. A symbolic-link
-/// loop, an unreadable folder, or such a name on something that is not a regular file is an
-/// error naming the path.
+/// link to a file already found is left out), each real folder entered once (a link to a folder
+/// already walked is not walked again). `root` may itself be one file. A symbolic-link loop or
+/// an unreadable folder is an error naming the path.
 pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>, WalkError> {
     let at = |path: &Path| {
         let path = path.to_owned();
@@ -38,9 +38,14 @@ pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>
     if !metadata.is_dir() {
         return Ok(vec![root.to_owned()]);
     }
-    let mut seen = HashSet::new();
+    // Real files and folders, by (device, inode): what a link leads to is the same file.
+    let mut seen: HashSet<(u64, u64)> = HashSet::new();
     let mut files = Vec::new();
-    for entry in WalkDir::new(root).follow_links(true).sort_by_file_name() {
+    let mut walk = WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter();
+    while let Some(entry) = walk.next() {
         let entry = entry.map_err(|source| {
             let path = source.path().unwrap_or(root).to_owned();
             if source.loop_ancestor().is_some() {
@@ -50,11 +55,21 @@ pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>
             }
         })?;
         let path = entry.path();
-        if entry.file_type().is_dir() || path.extension().is_none_or(|e| e != extension) {
+        let is_dir = entry.file_type().is_dir();
+        if !is_dir && path.extension().is_none_or(|e| e != extension) {
             continue;
         }
-        let real = std::fs::canonicalize(path).map_err(at(path))?;
-        if seen.insert(real) {
+        // With links followed, this is what the link leads to.
+        let real = entry.metadata().map_err(|source| WalkError::Walk {
+            path: path.to_owned(),
+            source,
+        })?;
+        let first_time = seen.insert((real.dev(), real.ino()));
+        if is_dir {
+            if !first_time {
+                walk.skip_current_dir();
+            }
+        } else if first_time {
             files.push(path.to_owned());
         }
     }
@@ -62,33 +77,30 @@ pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>
     Ok(files)
 }
 
-/// The bytes of the regular file at `path` (links followed), refusing anything else (a FIFO, a
-/// device, a socket) and anything longer than `cap` bytes, without reading past the cap.
-pub fn read_regular(path: &Path, cap: u64) -> io::Result<Vec<u8>> {
-    // Non-blocking, so that opening a FIFO returns at once (and is then refused) instead of
-    // waiting for a writer; reads of a regular file are not affected.
-    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let file = File::from(rustix::fs::open(path, flags, Mode::empty())?);
-    let metadata = file.metadata()?;
-    if !metadata.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Folder `d0` holds `a` and `b`, both links to `d1`, which holds two links to `d2`, and so
+    /// on: 2^levels paths lead to the one file at the bottom.
+    #[test]
+    fn a_lattice_of_links_is_walked_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let levels = 24;
+        for level in 0..=levels {
+            std::fs::create_dir(dir.path().join(format!("d{level}"))).unwrap();
+        }
+        for level in 0..levels {
+            for link in ["a", "b"] {
+                std::os::unix::fs::symlink(
+                    format!("../d{}", level + 1),
+                    dir.path().join(format!("d{level}/{link}")),
+                )
+                .unwrap();
+            }
+        }
+        std::fs::write(dir.path().join(format!("d{levels}/x.yaml")), "").unwrap();
+        let files = files_with_extension(&dir.path().join("d0"), "yaml").unwrap();
+        assert_eq!(files.len(), 1, "{files:?}");
     }
-    let too_long = || {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("longer than the limit of {cap} bytes"),
-        )
-    };
-    if metadata.len() > cap {
-        return Err(too_long());
-    }
-    let mut bytes = Vec::new();
-    file.take(cap + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > cap {
-        return Err(too_long());
-    }
-    Ok(bytes)
 }

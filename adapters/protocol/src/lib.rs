@@ -51,3 +51,12 @@ macro_rules! handshake {
         }
     };
 }
+
+/// The bidirectional formatting characters (marks, embeddings, overrides and isolates), which
+/// reorder what a terminal or a page shows around them: a handshake may hold none.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}

@@ -18,6 +18,7 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
 use crate::agents::{product_token, robot_name};
+use crate::is_bidi_control;
 
 /// The protocol version these types describe.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -166,9 +167,36 @@ impl Handshake {
         })
     }
 
+    /// The fields holding a control character or a bidirectional control: every field is one
+    /// line of plain text, shown as it is in every report and on the terminal, so one that could
+    /// drive a terminal or reorder a page is refused.
+    pub fn hidden_characters(&self) -> Option<String> {
+        let fields = [
+            ("name", &self.name),
+            ("parser", &self.parser),
+            ("version", &self.version),
+            ("language", &self.language),
+            ("homepage", &self.homepage),
+            ("profile", &self.profile),
+        ];
+        let named: Vec<String> = (fields.iter())
+            .filter(|(_, value)| value.chars().any(|c| c.is_control() || is_bidi_control(c)))
+            .map(|(field, _)| format!("`{field}`"))
+            .collect();
+        (!named.is_empty()).then(|| {
+            format!(
+                "{} {} a control or bidirectional character",
+                named.join(", "),
+                if named.len() == 1 { "holds" } else { "hold" }
+            )
+        })
+    }
+
     /// Everything the protocol asks of a handshake's values that its fields' types do not say:
-    /// no field empty but `homepage`, and a claimable profile. A run holds an adapter to its
-    /// profile only ([`Handshake::profile_problem`]); `adapters check` to all of it.
+    /// no field empty but `homepage`, no control or bidirectional character, and a claimable
+    /// profile. A run holds an adapter to its profile and its characters only
+    /// ([`Handshake::profile_problem`], [`Handshake::hidden_characters`]); `adapters check` to
+    /// all of it.
     pub fn problems(&self) -> Vec<String> {
         let required = [
             ("name", &self.name),
@@ -181,6 +209,7 @@ impl Handshake {
             .filter(|(_, value)| value.trim().is_empty())
             .map(|(field, _)| format!("`{field}` is empty"))
             .collect();
+        problems.extend(self.hidden_characters());
         problems.extend(self.profile_problem());
         problems
     }

@@ -94,7 +94,7 @@ fn show(finding: &Finding) -> String {
         Status::Passed => format!("  ok    {}: {}\n", finding.what, finding.message),
         Status::NotApplicable => format!("  n/a   {}: {}\n", finding.what, finding.message),
         Status::Failed => {
-            let message = finding.message.replace('\n', "\n          ");
+            let message = finding.message.to_string().replace('\n', "\n          ");
             format!(
                 "  FAIL  {}\n        {message}\n        breaks adapters/PROTOCOL.md, section \"{}\"\n",
                 finding.what, finding.section

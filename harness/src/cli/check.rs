@@ -1,12 +1,15 @@
 //! `robotstxt-test check`: one question to the reference, answered with its explanation.
 
-use std::io::Read;
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 
 use robotstxt_reference::lines::{self, LineKind};
 use robotstxt_reference::{Profile, Robots};
+use robotstxt_suite::engine::check_agent;
+use robotstxt_suite::input::{self, ReadError};
+use robotstxt_suite::limits::MAX_ROBOTS_FILE;
 use robotstxt_suite::local_url;
-use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::{is_bidi_control, shown};
 
 use super::error::print;
 use super::{parse_profile, Error, Exit};
@@ -32,6 +35,19 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
+    // As `compare` and the corpus hold them: a line feed in either would forge a line of the
+    // explanation, which quotes both.
+    check_agent(&args.agent).map_err(|e| Error::flag("--agent", e))?;
+    if args
+        .path
+        .chars()
+        .any(|c| c.is_control() || is_bidi_control(c))
+    {
+        return Err(Error::usage(format!(
+            "--path {:?} holds a control or bidirectional character; percent-encode it",
+            args.path
+        )));
+    }
     let path = local_path(&args.path).map_err(|e| Error::flag("--path", e))?;
     let body = read_body(&args.robots)?;
     let decision = Robots::parse(args.profile, &body).decide(&args.agent, &path);
@@ -106,14 +122,19 @@ fn local_path(given: &str) -> Result<String, local_url::FullUrlError> {
     }
 }
 
-/// Reads a file's bytes exactly; `-` is standard input.
-pub fn read_body(path: &PathBuf) -> Result<Vec<u8>, Error> {
-    let mut body = Vec::new();
+/// Reads a file's bytes exactly, through the one reader: a regular file of at most
+/// [`MAX_ROBOTS_FILE`] bytes; `-` is standard input, read up to the same cap.
+pub fn read_body(path: &Path) -> Result<Vec<u8>, Error> {
     let result = if path.as_os_str() == "-" {
-        std::io::stdin().read_to_end(&mut body).map(|_| ())
+        input::read_capped(std::io::stdin().lock(), MAX_ROBOTS_FILE)
     } else {
-        std::fs::read(path).map(|bytes| body = bytes)
+        input::read_bytes(path, MAX_ROBOTS_FILE)
     };
-    result.map_err(Error::unreadable(path))?;
-    Ok(body)
+    result.map_err(|e| match e {
+        ReadError::Io(e) => Error::unreadable(path)(e),
+        other => Error::unreadable(path)(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            other.to_string(),
+        )),
+    })
 }

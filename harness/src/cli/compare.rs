@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 
 use robotstxt_runtime::adapter;
-use robotstxt_suite::engine::Query;
+use robotstxt_suite::engine::{check_agent, Query};
 use robotstxt_suite::local_url;
+use robotstxt_suite::visible::json_escaped;
 use robotstxt_test::compare::{render, Comparison};
 
 use super::check::read_body;
@@ -94,7 +95,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         Format::Markdown => render::markdown(&comparison),
         Format::Json => {
             let json = serde_json::to_string_pretty(&render::json(&comparison));
-            json.map_err(|e| Error::Stdout(e.into()))? + "\n"
+            json_escaped(json.map_err(|e| Error::Stdout(e.into()))?) + "\n"
         }
     })?;
     let tally = comparison.tally();
@@ -122,13 +123,8 @@ fn queries(args: &Args) -> Result<Vec<Query>, Error> {
     } else {
         args.agents.clone()
     };
-    if let Some(bad) = agents
-        .iter()
-        .find(|a| a.is_empty() || a.chars().any(char::is_control))
-    {
-        return Err(Error::usage(format!(
-            "--agent {bad:?} must be non-empty, without control characters"
-        )));
+    for agent in &agents {
+        check_agent(agent).map_err(|e| Error::flag("--agent", e))?;
     }
     Ok(agents
         .iter()

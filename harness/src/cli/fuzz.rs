@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::lines::raw_lines;
-use robotstxt_suite::visible::shown;
 use robotstxt_test::atomic::write_atomic;
 use robotstxt_test::fuzz::known::Known;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
@@ -68,7 +67,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     } = &mut engines[0];
     let engine = engine.as_mut();
     if let Some(why) = engine.unavailable() {
-        eprintln!("{}: unavailable: {}", engine.handshake().name, shown(why));
+        eprintln!("{}: unavailable: {}", engine.handshake().name, why);
         return Ok(Exit::Unavailable);
     }
     let name = engine.handshake().name.clone();

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use robotstxt_reference::Verdict;
 use robotstxt_suite::engine::{Query, Reply};
-use robotstxt_suite::visible::shown;
 use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
 use robotstxt_test::fuzz::session::finding_case;
 use robotstxt_test::fuzz::{reduce, Candidate, EngineJudge, Judgement, Oracle};
@@ -35,7 +34,7 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
-    let body = std::fs::read(&args.robots).map_err(Error::unreadable(&args.robots))?;
+    let body = super::check::read_body(&args.robots)?;
     let mut engines = args.select.open(false)?;
     if engines.len() != 1 {
         return Err(Error::usage(
@@ -44,7 +43,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     }
     let engine = engines[0].as_mut();
     if let Some(why) = engine.unavailable() {
-        eprintln!("{}: unavailable: {}", engine.handshake().name, shown(why));
+        eprintln!("{}: unavailable: {}", engine.handshake().name, why);
         return Ok(Exit::Unavailable);
     }
     let handshake = engine.handshake().clone();
@@ -76,7 +75,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
                 "error: {}: {}: {}",
                 handshake.name,
                 failure.fault.as_str(),
-                shown(&failure.detail)
+                failure.detail
             );
             return Ok(Exit::Unavailable);
         }
@@ -108,8 +107,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     if let Some(why) = judge.engine_unavailable() {
         eprintln!(
             "error: {}: broke down while reducing: {}",
-            handshake.name,
-            shown(&why)
+            handshake.name, why
         );
         return Ok(Exit::Unavailable);
     }

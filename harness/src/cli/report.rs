@@ -116,7 +116,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     for adapter in &report.adapters {
         let total = report::matrix::Cell::decided(&adapter.claimed);
         let status = match (&adapter.unavailable, adapter.has_data()) {
-            (Some(why), false) => format!("no data: {}", why.lines().next().unwrap_or("")),
+            (Some(why), false) => format!("no data: {}", why.first_line()),
             (Some(_), true) => format!("{} decided passed (broke down part way)", total.shown()),
             (None, _) => format!("{} decided passed", total.shown()),
         };

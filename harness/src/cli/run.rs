@@ -10,7 +10,7 @@ use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::run::{Outcome, Scoring};
-use robotstxt_suite::visible::{cut_middle, shown};
+use robotstxt_suite::visible::{cut_middle, json_escaped, shown};
 use robotstxt_test::output::grouped::human_grouped;
 use robotstxt_test::output::{human, human_gated, slow_text, EngineRun, GateDocument, RunDocument};
 use robotstxt_test::output::{junit, summary};
@@ -126,7 +126,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
                 } else {
                     "broke down part way"
                 };
-                let why = why.trim_start_matches("unavailable: ");
+                let why = why.raw().trim_start_matches("unavailable: ");
                 let first = why.lines().next().unwrap_or_default();
                 eprintln!("{name}: {what}: {}", shown(&cut_middle(first, 300)));
             }
@@ -240,7 +240,8 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
             } else {
                 serde_json::to_string_pretty(&documents)
             };
-            json.map_err(|e| Error::Stdout(e.into()))? + "\n"
+            // The exact texts, with bidi controls written as JSON escapes.
+            json_escaped(json.map_err(|e| Error::Stdout(e.into()))?) + "\n"
         }
         Format::Junit => junit::document(runs, cases, strict),
         Format::Markdown => summary::markdown(runs, cases, strict),

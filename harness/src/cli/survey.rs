@@ -177,7 +177,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             eprintln!(
                 "{}: unavailable or broken: {}",
                 engine.handshake().name,
-                shown(why)
+                why
             );
             exit = Exit::Unavailable;
         }

@@ -14,6 +14,7 @@ use robotstxt_reference::{Decision, Profile, Robots, Verdict};
 use robotstxt_runtime::side_by_side::{side_by_side, Worker};
 use robotstxt_suite::cause::BodyMarks;
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
+use robotstxt_suite::visible::Outside;
 
 use crate::fuzz::case::clause_for;
 use crate::fuzz::{Candidate, Judgement, Oracle};
@@ -44,8 +45,8 @@ pub struct Column {
     pub handshake: Handshake,
     /// The profile its answers are judged under.
     pub judged_under: Profile,
-    /// Why the engine could not answer at all, if so.
-    pub unavailable: Option<String>,
+    /// Why the engine could not answer at all, if so, in the adapter's words.
+    pub unavailable: Option<Outside>,
     /// One per query.
     pub cells: Vec<Cell>,
 }
@@ -62,9 +63,9 @@ pub struct Cell {
 pub enum Answer {
     Verdict(Verdict),
     /// The parser refused the body, with its message.
-    Error(String),
+    Error(Outside),
     /// The engine gave no answer.
-    Fault(Fault, String),
+    Fault(Fault, Outside),
 }
 
 /// How an answer compares with the reference under the engine's profile.
@@ -105,7 +106,7 @@ impl Answer {
     }
 
     /// The parser's message or what went wrong, if any.
-    pub fn detail(&self) -> Option<&str> {
+    pub fn detail(&self) -> Option<&Outside> {
         match self {
             Answer::Verdict(_) => None,
             Answer::Error(detail) | Answer::Fault(_, detail) => Some(detail),
@@ -143,7 +144,7 @@ impl Comparison {
                 Column {
                     handshake: engine.handshake().clone(),
                     judged_under: oracle.profile,
-                    unavailable: engine.unavailable().map(str::to_owned),
+                    unavailable: engine.unavailable().cloned(),
                     cells,
                 }
             })
@@ -204,16 +205,16 @@ fn answer(reply: &Result<Reply, Failure>, index: usize) -> Answer {
             Some(&verdict) => Answer::Verdict(verdict),
             None => Answer::Fault(
                 Fault::ProtocolError,
-                format!("{} results for more queries", verdicts.len()),
+                format!("{} results for more queries", verdicts.len()).into(),
             ),
         },
         Ok(Reply::Rejected(message)) => Answer::Error(message.clone()),
         Ok(Reply::Refused(answers)) => match answers.get(index) {
             Some(Ok(verdict)) => Answer::Verdict(*verdict),
-            Some(Err(why)) => Answer::Error(format!("the query is refused: {why}")),
+            Some(Err(why)) => Answer::Error(format!("the query is refused: {}", why.raw()).into()),
             None => Answer::Fault(
                 Fault::ProtocolError,
-                format!("{} results for more queries", answers.len()),
+                format!("{} results for more queries", answers.len()).into(),
             ),
         },
         Err(failure) => Answer::Fault(failure.fault, failure.detail.clone()),

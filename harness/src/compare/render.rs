@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Profile, Verdict};
 use robotstxt_suite::engine::Query;
+use robotstxt_suite::visible::Outside;
 use serde_json::{json, Value};
 
 use super::{Answer, Cell, Comparison, Mark};
@@ -46,8 +47,9 @@ fn names(points: &[OpenPoint]) -> String {
     names.join(", ")
 }
 
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or("")
+/// The first line of outside text, made visible.
+fn first_line(text: &Outside) -> Outside {
+    text.first_line()
 }
 
 /// How wide a table may be: it fits a terminal of 120 columns.

@@ -157,7 +157,7 @@ mod tests {
             assert_eq!(cases[0].robots, body, "{yaml}");
             assert_eq!(cases[0].checks[0].agent, finding.case.agent);
             assert_eq!(cases[0].checks[0].path, finding.case.path);
-            assert_eq!(cases[0].spec, finding.spec);
+            assert_eq!(cases[0].spec.raw(), finding.spec);
         }
     }
 }

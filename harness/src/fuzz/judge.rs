@@ -11,6 +11,7 @@ use std::hash::{Hash, Hasher};
 
 use robotstxt_reference::Verdict;
 use robotstxt_suite::engine::{Engine, Query, Reply};
+use robotstxt_suite::visible::Outside;
 
 use super::candidate::Candidate;
 use super::oracle::{Judgement, Oracle};
@@ -50,8 +51,8 @@ impl<'e> EngineJudge<'e> {
     }
 
     /// Why the engine stopped answering, if it broke down.
-    pub fn engine_unavailable(&self) -> Option<String> {
-        self.engine.unavailable().map(str::to_owned)
+    pub fn engine_unavailable(&self) -> Option<Outside> {
+        self.engine.unavailable().cloned()
     }
 
     fn key(c: &Candidate) -> u64 {

@@ -13,6 +13,7 @@ use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Robots, Verdict};
 use robotstxt_suite::cause::{self, BodyMarks};
 use robotstxt_suite::engine::{Engine, Handshake, Query, Reply};
+use robotstxt_suite::visible::Outside;
 
 use super::candidate::Candidate;
 use super::case::FindingCase;
@@ -85,7 +86,7 @@ pub enum Event<'a> {
 #[error("{name}: {why}")]
 pub struct BrokeDown {
     pub name: String,
-    pub why: String,
+    pub why: Outside,
 }
 
 /// Runs the loop until the time or document limit, reporting progress and findings to `events`.
@@ -127,7 +128,7 @@ pub fn fuzz(
                 if let Some(why) = engine.unavailable() {
                     return Err(BrokeDown {
                         name: handshake.name.clone(),
-                        why: why.to_owned(),
+                        why: why.clone(),
                     });
                 }
                 continue;

@@ -19,6 +19,7 @@ use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::Outcome;
+use robotstxt_suite::visible::Outside;
 
 use crate::output::markup::xml;
 use crate::output::EngineRun;
@@ -59,7 +60,7 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
     // a suite of skipped checks that a CI dashboard would show as green.
     let results = if run.never_answered() {
         counts = [1, 0, 1, 0];
-        let why = run.unavailable.unwrap_or_default();
+        let why = run.unavailable.map(Outside::raw).unwrap_or_default();
         let _ = writeln!(
             cases_xml,
             "    <testcase name=\"start\" classname=\"{}\">\n      <error type=\"unavailable\" \
@@ -78,7 +79,7 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
     if let Some(start) = broke_down_at {
         counts[0] += 1;
         counts[2] += 1;
-        let why = run.unavailable.unwrap_or_default();
+        let why = run.unavailable.map(Outside::raw).unwrap_or_default();
         let hint = run.check_hint.map(|h| format!("\n{h}")).unwrap_or_default();
         let _ = writeln!(
             cases_xml,
@@ -163,7 +164,7 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
         let _ = writeln!(
             properties,
             "      <property name=\"unavailable\" value=\"{}\"/>",
-            xml(why)
+            xml(why.raw())
         );
     }
     if let Some((expectations, _)) = run.gate {
@@ -201,10 +202,10 @@ fn plain_verdict(case: &Case, result: &robotstxt_suite::run::CheckResult) -> Ver
             ),
         },
         Outcome::Unspecified => Verdict::Skipped(format!("unspecified under {profile}")),
-        Outcome::Skipped => Verdict::Skipped(result.detail.clone().unwrap_or_default()),
+        Outcome::Skipped => Verdict::Skipped(result.detail.clone().unwrap_or_default().to_string()),
         other => Verdict::Error {
             kind: other.to_string(),
-            message: format!("{other}: {}", first_line(result.detail.as_deref())),
+            message: format!("{other}: {}", first_line(result.detail.as_ref())),
         },
     }
 }
@@ -241,7 +242,7 @@ fn gated_verdict(
         }
         Status::Unstable(_) => Verdict::Failure {
             kind: "unstable".to_owned(),
-            message: format!("unstable: {}", first_line(result.detail.as_deref())),
+            message: format!("unstable: {}", first_line(result.detail.as_ref())),
         },
         Status::BrokeDown => Verdict::Skipped(format!(
             "not judged: {} broke down, and this check was not answered (see the breakdown's \
@@ -268,7 +269,9 @@ fn gated_verdict(
     }
 }
 
-fn first_line(text: Option<&str>) -> &str {
-    text.and_then(|t| t.lines().find(|l| !l.trim().is_empty()))
-        .unwrap_or("")
+/// The first line of outside text that is not blank, made visible.
+fn first_line(text: Option<&Outside>) -> String {
+    let shown = text.map(Outside::to_string).unwrap_or_default();
+    let line = shown.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    line.to_owned()
 }

@@ -22,6 +22,10 @@ pub fn xml(text: &str) -> String {
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
             c if xml_forbidden(c) => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
+            // Shown, not obeyed: a bidi override would reorder what a CI page shows.
+            c if robotstxt_suite::visible::is_bidi_control(c) => {
+                out.push_str(&format!("&lt;U+{:04X}&gt;", c as u32))
+            }
             c => out.push(c),
         }
     }

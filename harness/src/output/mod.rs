@@ -15,7 +15,7 @@ use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
 use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::run::{CheckResult, Outcome, Summary};
-use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::{shown, Outside};
 use serde::Serialize;
 
 use crate::repeats::ShownOnce;
@@ -27,7 +27,7 @@ pub struct EngineRun<'a> {
     pub handshake: &'a Handshake,
     pub results: &'a [CheckResult],
     /// Why the engine could not run (or broke down), if so.
-    pub unavailable: Option<&'a str>,
+    pub unavailable: Option<&'a Outside>,
     pub gate: Option<(&'a ExpectationFile, &'a Judged)>,
     /// The results (indexes) that timed out first and answered when asked again with more time.
     pub slow: &'a [usize],
@@ -44,7 +44,7 @@ impl EngineRun<'_> {
     pub fn plain<'a>(
         handshake: &'a Handshake,
         results: &'a [CheckResult],
-        unavailable: Option<&'a str>,
+        unavailable: Option<&'a Outside>,
     ) -> EngineRun<'a> {
         EngineRun {
             handshake,
@@ -83,7 +83,7 @@ impl EngineRun<'_> {
         let Some(start) = self.broke_down_at() else {
             return String::new();
         };
-        let why = self.unavailable.unwrap_or_default();
+        let why = self.unavailable.map(Outside::raw).unwrap_or_default();
         let (what, stderr) = match why.split_once("\nstderr (tail):\n") {
             Some((what, tail)) => (what, Some(tail)),
             None => (why, None),
@@ -125,7 +125,7 @@ impl EngineRun<'_> {
     /// The one line (and the adapter's stderr, for a crash) that stands for a run that never
     /// answered, with what to try next.
     pub fn unavailable_text(&self, hint: &str) -> String {
-        let why = self.unavailable.unwrap_or_default();
+        let why = self.unavailable.map(Outside::raw).unwrap_or_default();
         // The fault the start ended in, said as what happened at start.
         let said = [
             ("unavailable: ", ""),
@@ -222,7 +222,7 @@ pub struct ResultRow {
     pub scored_under: Option<String>,
     /// The parser's error message or the engine's failure, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
+    pub detail: Option<Outside>,
 }
 
 impl RunDocument {
@@ -234,7 +234,7 @@ impl RunDocument {
             profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
             handshake: handshake.clone(),
             summary: Summary::of(results),
-            unavailable: run.unavailable.map(str::to_owned),
+            unavailable: run.unavailable.map(|why| why.raw().to_owned()),
             slow_under_load_ids: run.slow.iter().map(id).collect(),
             gate: None,
             results: results

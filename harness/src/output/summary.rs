@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::{Outcome, Summary};
+use robotstxt_suite::visible::Outside;
 
 use crate::output::markup::{md, md_cell, md_code, md_fence};
 use crate::output::{plural, EngineRun};
@@ -96,9 +97,9 @@ fn run_result(
     };
     if let Some(why) = run.unavailable {
         let (what, why) = if run.never_answered() {
-            ("unavailable", why.trim_start_matches("unavailable: "))
+            ("unavailable", why.raw().trim_start_matches("unavailable: "))
         } else {
-            ("broke down part way", why)
+            ("broke down part way", why.raw())
         };
         // The first line in the list; what follows (a traceback, a stderr tail) keeps its lines
         // in a fence under it, its end only.
@@ -200,11 +201,12 @@ fn describe(run: &EngineRun<'_>, i: usize) -> String {
             r.scored_under.map_or("no profile", |p| p.name())
         ),
         (outcome, _) => {
-            let detail = r
+            let shown = r
                 .detail
-                .as_deref()
-                .and_then(|d| d.lines().find(|l| !l.trim().is_empty()))
-                .unwrap_or("");
+                .as_ref()
+                .map(Outside::to_string)
+                .unwrap_or_default();
+            let detail = shown.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
             let detail: String = detail.chars().take(100).collect();
             format!("{outcome}: {}", md(&detail))
         }

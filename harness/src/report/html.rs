@@ -19,6 +19,7 @@ use robotstxt_suite::grouping;
 use robotstxt_suite::readings::Reading;
 use robotstxt_suite::run::Outcome;
 use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::Outside;
 use serde::Serialize;
 
 use crate::output::markup;
@@ -221,8 +222,8 @@ pub fn page(report: &Report) -> String {
                 CaseData {
                     id: &case.id,
                     name: &case.name,
-                    spec: shown(&case.spec),
-                    note: case.note.as_deref().map(shown),
+                    spec: case.spec.shown(),
+                    note: case.note.as_ref().map(Outside::shown),
                     reported: case.reported.as_deref(),
                     bytes: case.robots.len(),
                     body: visible_body(&case.robots),
@@ -264,7 +265,7 @@ pub fn page(report: &Report) -> String {
                     profile: shown(&h.profile),
                     has_data: run.has_data(),
                     causes,
-                    unavailable: run.unavailable.as_deref().map(shown),
+                    unavailable: run.unavailable.as_ref().map(Outside::shown),
                     answers: run
                         .claimed
                         .iter()
@@ -276,7 +277,7 @@ pub fn page(report: &Report) -> String {
                         .enumerate()
                         // A skipped check's detail repeats the adapter's `unavailable`.
                         .filter(|(_, r)| r.outcome != Outcome::Skipped)
-                        .filter_map(|(i, r)| r.detail.as_deref().map(|d| (i, shown(d))))
+                        .filter_map(|(i, r)| r.detail.as_ref().map(|d| (i, d.shown())))
                         .collect(),
                     handed: run
                         .claimed

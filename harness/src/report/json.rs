@@ -12,6 +12,7 @@ use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::readings::Reading;
 use robotstxt_suite::run::{CheckResult, Outcome};
 use robotstxt_suite::spec::Spec;
+use robotstxt_suite::visible::Outside;
 
 use super::matrix::{self, Cell};
 use super::{AdapterRun, Report};
@@ -167,7 +168,7 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
     CaseDoc {
         id: &case.id,
         group: &case.group,
-        spec: &case.spec,
+        spec: case.spec.raw(),
         spec_by_profile: match &case.clauses {
             Spec::Same(_) => None,
             Spec::PerProfile(map) => Some(
@@ -176,7 +177,7 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
                     .collect(),
             ),
         },
-        note: case.note.as_deref(),
+        note: case.note.as_ref().map(Outside::raw),
         reported: case.reported.as_deref(),
         robots_base64: base64::engine::general_purpose::STANDARD.encode(&case.robots),
         checks: case
@@ -242,7 +243,8 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
             // A skipped check's detail only repeats the adapter's `unavailable`.
             detail: r
                 .detail
-                .as_deref()
+                .as_ref()
+                .map(Outside::raw)
                 .filter(|_| r.outcome != Outcome::Skipped),
             handed: r
                 .handed
@@ -269,7 +271,7 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
         note: run.about.as_ref().and_then(|a| a.note.as_deref()),
         agent: run.about.as_ref().map(|a| a.agent.as_str()),
         has_data: run.has_data(),
-        unavailable: run.unavailable.as_deref(),
+        unavailable: run.unavailable.as_ref().map(Outside::raw),
         timings: Timings {
             seconds: round(run.wall().as_secs_f64(), 3),
             case_ms: run

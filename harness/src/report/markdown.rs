@@ -11,6 +11,7 @@ use robotstxt_reference::Profile;
 use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::grouping;
 use robotstxt_suite::readings::Reading;
+use robotstxt_suite::visible::Outside;
 
 use crate::limits::path_slug;
 use crate::output::markup::{md, md_code, md_fence};
@@ -23,11 +24,10 @@ use super::{AdapterRun, Report};
 
 /// File names (without `.md`) for the adapters' pages, in adapter order: the adapter's name with
 /// anything but letters, digits, `.`, `_` and `-` replaced, made unique, and never one of the
-/// report's own files (an adapter may call itself anything).
+/// report's own files nor one of the pages kept in the reports folder (an adapter may call itself
+/// anything).
 pub fn page_names(adapters: &[AdapterRun]) -> Vec<String> {
-    let mut taken: Vec<String> = ["README", "SCHEMA", "index", "results"]
-        .map(str::to_lowercase)
-        .to_vec();
+    let mut taken: Vec<String> = RESERVED.iter().map(|n| n.to_lowercase()).collect();
     adapters
         .iter()
         .map(|a| {
@@ -44,6 +44,20 @@ pub fn page_names(adapters: &[AdapterRun]) -> Vec<String> {
         })
         .collect()
 }
+
+/// Names (without extension) a page of an adapter never takes: the report's own files and the
+/// pages other commands keep in the reports folder (`reports/`).
+pub const RESERVED: &[&str] = &[
+    "README",
+    "SCHEMA",
+    "index",
+    "results",
+    "survey",
+    "mutants",
+    "performance",
+    "reliability",
+    "census",
+];
 
 /// A link to a check's cell in `index.html`.
 pub fn cell_link(adapter: &str, check_id: &str) -> String {
@@ -144,7 +158,10 @@ pub fn readme(report: &Report, names: &[String]) -> String {
             md(&h.profile)
         );
         if !run.has_data() {
-            let why = run.unavailable.as_deref().unwrap_or("it gave no answer");
+            let why = run
+                .unavailable
+                .as_ref()
+                .map_or("it gave no answer", Outside::raw);
             let _ = write!(out, " no data: {} |", md(&first_line(why)));
             out.push_str(&" |".repeat(scorings.len() - 1 + Reading::ALL.len() + groups.len()));
             out.push('\n');
@@ -176,7 +193,9 @@ pub fn readme(report: &Report, names: &[String]) -> String {
             out,
             "\n{} broke down part way; its remaining checks were skipped: {}",
             md_code(&run.handshake.name),
-            md(&first_line(run.unavailable.as_deref().unwrap_or("")))
+            md(&first_line(
+                run.unavailable.as_ref().map_or("", Outside::raw)
+            ))
         );
     }
     out.push_str(&versions_section(report, &versions::pairs(report), names));
@@ -300,7 +319,10 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         }
     }
     if !run.has_data() {
-        let why = run.unavailable.as_deref().unwrap_or("it gave no answer");
+        let why = run
+            .unavailable
+            .as_ref()
+            .map_or("it gave no answer", Outside::raw);
         let _ = write!(
             out,
             "**No data**: the adapter could not run.\n\n{}",
@@ -345,7 +367,7 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         let _ = write!(
             out,
             "\nThe adapter broke down part way; the checks after that were skipped:\n\n{}",
-            md_fence(why)
+            md_fence(why.raw())
         );
     }
     out.push_str(&reported_section(report, run));

@@ -261,7 +261,7 @@ mod tests {
                 profile: "norobots-1994".to_owned(),
             },
             about: None,
-            unavailable,
+            unavailable: unavailable.map(Into::into),
             case_times: vec![Duration::ZERO; cases.len()],
             claimed: scored(Scoring::Claimed(Some(Profile::Norobots1994))),
             by_profile: Profile::ALL
@@ -305,7 +305,7 @@ mod tests {
         let open = Ok(Reply::Verdicts(vec![Allowed]));
         let gone = Err(Failure {
             fault: Fault::Unavailable,
-            detail: "adapter unavailable: not installed".to_owned(),
+            detail: "adapter unavailable: not installed".into(),
         });
         let report = Report {
             suite_commit: "unknown".to_owned(),

@@ -29,6 +29,7 @@ use robotstxt_suite::engine::{
 };
 use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
+use robotstxt_suite::visible::{json_escaped, Outside};
 
 use crate::settle;
 use crate::swap::replace_files;
@@ -56,7 +57,7 @@ pub struct AdapterRun {
     /// How the adapter calls its parser, when it has an adapter folder.
     pub about: Option<About>,
     /// Why the adapter could not run, or broke down part way, if so.
-    pub unavailable: Option<String>,
+    pub unavailable: Option<Outside>,
     /// Time spent waiting for answers, per case, in corpus order.
     pub case_times: Vec<Duration>,
     /// Scored under the claimed profile (falling back per check to norobots-1994).
@@ -137,7 +138,7 @@ impl Engine for Recorder {
         reply
     }
 
-    fn unavailable(&self) -> Option<&str> {
+    fn unavailable(&self) -> Option<&Outside> {
         self.inner.unavailable()
     }
 
@@ -277,7 +278,7 @@ pub fn collect(
             AdapterRun {
                 handshake: engine.handshake().clone(),
                 about: None,
-                unavailable: engine.unavailable().map(str::to_owned),
+                unavailable: engine.unavailable().cloned(),
                 case_times: log.iter().map(|(_, t)| *t).collect(),
                 claimed,
                 by_profile,
@@ -331,7 +332,8 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
         ("index.html".to_owned(), html::page(report).into_bytes()),
         (
             "results.json".to_owned(),
-            json::document(report)?.into_bytes(),
+            // The exact texts, with bidi controls written as JSON escapes.
+            json_escaped(json::document(report)?).into_bytes(),
         ),
         ("SCHEMA.md".to_owned(), json::SCHEMA.as_bytes().to_vec()),
     ];

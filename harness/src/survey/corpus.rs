@@ -11,6 +11,7 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 
+use robotstxt_suite::input::{self, ReadError};
 use serde::{Deserialize, Serialize};
 
 use crate::limits::MAX_SURVEY_FILE;
@@ -97,13 +98,11 @@ pub fn read_corpus(
         Layout::Folder => {
             read_folder(path, "", &mut counted)?;
         }
-        Layout::Tar => read_tar(
-            BufReader::new(File::open(path).map_err(unreadable(path))?),
-            &mut counted,
-        )
-        .map_err(unreadable(path))?,
+        Layout::Tar => {
+            read_tar(BufReader::new(open_archive(path)?), &mut counted).map_err(unreadable(path))?
+        }
         Layout::TarXz => read_tar(
-            xz2::read::XzDecoder::new(BufReader::new(File::open(path).map_err(unreadable(path))?)),
+            xz2::read::XzDecoder::new(BufReader::new(open_archive(path)?)),
             &mut counted,
         )
         .map_err(unreadable(path))?,
@@ -111,6 +110,18 @@ pub fn read_corpus(
     Ok(Reading {
         files: count,
         oversized,
+    })
+}
+
+/// The archive at `path`, a regular file (a FIFO or a device named `*.tar` is refused, not
+/// waited on or read forever).
+fn open_archive(path: &Path) -> Result<File, CorpusError> {
+    input::open_regular(path).map_err(|e| match e {
+        ReadError::Io(e) => unreadable(path)(e),
+        other => unreadable(path)(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            other.to_string(),
+        )),
     })
 }
 
@@ -142,13 +153,17 @@ fn read_folder(
                 return Ok(false);
             }
         } else if path.is_file() {
-            let item = match robotstxt_suite::walk::read_regular(&path, MAX_SURVEY_FILE) {
+            let item = match input::read_bytes(&path, MAX_SURVEY_FILE) {
                 Ok(body) => Item::File(CorpusFile { name, body }),
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => Item::Oversized(Oversized {
+                Err(ReadError::TooLong { size, .. }) => Item::Oversized(Oversized {
                     name,
-                    bytes: fs::metadata(&path).map_or(0, |m| m.len()),
+                    bytes: size.unwrap_or(MAX_SURVEY_FILE + 1),
                 }),
-                Err(e) => return Err(unreadable(&path)(e)),
+                Err(ReadError::NotRegular) => {
+                    let e = io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+                    return Err(unreadable(&path)(e));
+                }
+                Err(ReadError::Io(e)) => return Err(unreadable(&path)(e)),
             };
             if !visit(item) {
                 return Ok(false);
@@ -159,14 +174,58 @@ fn read_folder(
 }
 
 /// Visits the regular files of a tar stream in archive order.
+///
+/// The archive is read raw: the `tar` crate would read a GNU long-name or long-link header, or a
+/// PAX header, whole into memory whatever size it claims (a 44 KB `.tar.xz` can claim 3.6 GB).
+/// Here every header that carries data counts against the member cap, [`MAX_SURVEY_FILE`]: one
+/// past it is an error, and one within it gives its member's name.
 fn read_tar(reader: impl Read, visit: &mut dyn FnMut(Item) -> bool) -> io::Result<()> {
     let mut archive = tar::Archive::new(reader);
-    for entry in archive.entries()? {
+    // The name the last long-name or PAX header gave the member that follows it.
+    let mut long_name: Option<Vec<u8>> = None;
+    for entry in archive.entries()?.raw(true) {
         let mut entry = entry?;
-        if !entry.header().entry_type().is_file() {
+        let kind = entry.header().entry_type();
+        let carries_data = kind.is_gnu_longname()
+            || kind.is_gnu_longlink()
+            || kind.is_pax_local_extensions()
+            || kind.is_pax_global_extensions();
+        if carries_data {
+            let bytes = entry.size();
+            if bytes > MAX_SURVEY_FILE {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "a tar header of kind `{}` carrying {bytes} bytes, past the cap of \
+                         {MAX_SURVEY_FILE} bytes on a member",
+                        char::from(kind.as_byte()).escape_default()
+                    ),
+                ));
+            }
+            let mut data = Vec::new();
+            entry
+                .by_ref()
+                .take(MAX_SURVEY_FILE)
+                .read_to_end(&mut data)?;
+            if kind.is_gnu_longname() {
+                let end = data.iter().position(|&b| b == 0).unwrap_or(data.len());
+                data.truncate(end);
+                long_name = Some(data);
+            } else if kind.is_pax_local_extensions() {
+                let path = tar::PaxExtensions::new(&data)
+                    .filter_map(Result::ok)
+                    .find(|e| e.key_bytes() == b"path")
+                    .map(|e| e.value_bytes().to_vec());
+                long_name = path.or(long_name);
+            }
             continue;
         }
-        let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        let name = long_name.take();
+        if !kind.is_file() {
+            continue;
+        }
+        let name = name.unwrap_or_else(|| entry.path_bytes().into_owned());
+        let name = String::from_utf8_lossy(&name).into_owned();
         let name = name.strip_prefix("./").unwrap_or(&name).to_owned();
         let bytes = entry.size();
         // Not read: the archive moves past its data without keeping it.

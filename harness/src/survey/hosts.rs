@@ -12,11 +12,14 @@
 //! offset, index) among the last captures serving it.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io;
 use std::path::Path;
 
+use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::located::LocatedError;
 use serde::{Deserialize, Serialize};
+
+use crate::limits::CENSUS_PLAN;
 
 use super::warc::{Place, Response};
 use super::Shard;
@@ -109,18 +112,16 @@ pub enum PlanError {
 /// Reads a plan: a [`PlanHeader`] line, then [`PlanEntry`] lines.
 pub fn read_plan(path: &Path) -> Result<Plan, PlanError> {
     let shown = path.display().to_string();
-    let io = |source| PlanError::Io {
-        path: shown.clone(),
-        source,
-    };
     let bad = |line, why: String| PlanError::Bad {
         path: shown.clone(),
         line,
         why,
     };
-    let mut lines = BufReader::new(File::open(path).map_err(io)?).lines();
-    let first = lines.next().transpose().map_err(io)?.unwrap_or_default();
-    let header: PlanHeader = serde_json::from_str(&first).map_err(|e| bad(1, e.to_string()))?;
+    // Through the one reader: a regular file, capped, no nesting past its bounds.
+    let input = Input::read(path, Format::JsonLines, CENSUS_PLAN)
+        .map_err(|e| bad(e.line.unwrap_or(1), e.message))?;
+    let located = |e: LocatedError| bad(e.line.unwrap_or(1), e.message);
+    let header: PlanHeader = input.parse().map_err(located)?;
     if header.plan != PLAN_FORMAT {
         return Err(bad(1, format!("not a plan of the format {PLAN_FORMAT:?}")));
     }
@@ -128,15 +129,10 @@ pub fn read_plan(path: &Path) -> Result<Plan, PlanError> {
         return Err(bad(1, format!("part {} of {}", header.part, header.parts)));
     }
     let mut entries = HashMap::new();
-    for (number, line) in lines.enumerate() {
-        let line = line.map_err(io)?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let entry: PlanEntry =
-            serde_json::from_str(&line).map_err(|e| bad(number + 2, e.to_string()))?;
+    for (number, line) in input.rest_lines() {
+        let entry: PlanEntry = input.parse_line(number, line).map_err(located)?;
         if entries.insert(entry.place, entry).is_some() {
-            return Err(bad(number + 2, "a capture planned twice".to_owned()));
+            return Err(bad(number, "a capture planned twice".to_owned()));
         }
     }
     Ok(Plan { header, entries })

@@ -47,6 +47,7 @@ use robotstxt_suite::cause::{self as causes, BodyMarks};
 use robotstxt_suite::engine::{
     ClaimedProfile, Engine, Fault, Handshake, Query, Reply, SharedRequest,
 };
+use robotstxt_suite::visible::Outside;
 
 use self::cause::Example;
 use self::corpus::{read_corpus, CorpusError, CorpusFile};
@@ -199,7 +200,7 @@ pub struct AdapterSurvey {
     /// Files not asked because the adapter was unavailable or broken.
     pub skipped: usize,
     /// Why it was unavailable or given up on, if it was.
-    pub unavailable: Option<String>,
+    pub unavailable: Option<Outside>,
     /// Disagreements grouped by cause, most files first (derived from `signatures` and
     /// `file_sets`).
     pub causes: Vec<cause::CauseCount>,
@@ -349,7 +350,7 @@ impl Worker<Job> for Tally<'_> {
 
     fn finish(&mut self, engine: &mut dyn Engine) {
         self.reduce(engine);
-        self.survey.unavailable = engine.unavailable().map(str::to_owned);
+        self.survey.unavailable = engine.unavailable().cloned();
     }
 }
 

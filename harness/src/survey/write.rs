@@ -1,11 +1,14 @@
 //! `survey.json` and `survey.md`: writing them (atomically) and reading `survey.json` back.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::atomic::{remove_stale_temporaries, write_atomic, WriteError};
-use crate::limits::MAX_SURVEY_FILE;
+use crate::limits::{MAX_SURVEY_FILE, SURVEY_JSON};
 use crate::output::markup::md_code;
+use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::located::LocatedError;
+use robotstxt_suite::visible::Outside;
 
 use super::cause::SignatureCount;
 use super::{AdapterSurvey, Survey};
@@ -26,35 +29,25 @@ pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
         source: e.into(),
     })?;
     json.push('\n');
+    // The exact texts, with bidi controls written as JSON escapes.
+    let json = robotstxt_suite::visible::json_escaped(json);
+    // Under the lock `report` takes to rebuild the folder, so that neither loses the other's work.
+    let _lock = crate::swap::lock_folder(dir).map_err(|source| WriteError {
+        path: dir.to_owned(),
+        source,
+    })?;
     write_atomic(&json_file, json.as_bytes())?;
     write_atomic(&dir.join("survey.md"), markdown(survey).as_bytes())
 }
 
-/// A `survey.json` that could not be read back.
+/// A `survey.json` that could not be read back: the file, line and column, and why.
 #[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    #[error("{}: {source}", path.display())]
-    Unreadable {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{}: not a survey.json: {source}", path.display())]
-    NotASurvey {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-}
+#[error("{0} (not a survey.json that can be merged)")]
+pub struct ReadError(#[from] LocatedError);
 
-/// Reads a `survey.json`.
+/// Reads a `survey.json` through the one reader, under [`SURVEY_JSON`].
 pub fn read(path: &Path) -> Result<Survey, ReadError> {
-    let text = std::fs::read(path).map_err(|source| ReadError::Unreadable {
-        path: path.to_owned(),
-        source,
-    })?;
-    serde_json::from_slice(&text).map_err(|source| ReadError::NotASurvey {
-        path: path.to_owned(),
-        source,
-    })
+    Ok(Input::read(path, Format::Json, SURVEY_JSON)?.parse()?)
 }
 
 /// The human report.
@@ -169,7 +162,7 @@ pub fn markdown(survey: &Survey) -> String {
     }
     for a in &survey.adapters {
         if a.skipped > 0 {
-            let why = a.unavailable.as_deref().unwrap_or("unavailable");
+            let why = a.unavailable.as_ref().map_or("unavailable", Outside::raw);
             let _ = writeln!(
                 out,
                 "\n**{}** was not asked about {} files: {}",
@@ -316,6 +309,8 @@ fn percent(part: usize, whole: usize) -> String {
 
 /// Text safe inside a Markdown table cell or paragraph: Markdown's special characters escaped.
 pub(super) fn cell(text: &str) -> String {
+    // Outside text (an adapter's words, a file's name) with its controls made visible first.
+    let text = robotstxt_suite::visible::shown(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

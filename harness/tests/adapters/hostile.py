@@ -8,12 +8,19 @@ Modes:
   error-object   answers every check with a 2 MB JSON error object
   escapes        answers every check with an error holding ESC sequences and U+202E
   escape-name    says its name is ../../../fuzzescape
+  named-survey   says its name is `survey`, the name of a page kept in the reports folder
+  escape-hello   says its name and version with ESC sequences, BEL and U+202E in them
+  stderr-escapes writes ESC sequences and U+202E to stderr, then exits on every check
   disagree-then-break
                  answers "disallowed" to everything (so fuzzing finds disagreements), and once it
                  has answered 60 checks in all (counted across restarts), exits on every check
   detach         on a body holding FAULT, starts a helper in a new session that keeps stdout open,
                  then exits
   slow           answers each check after 0.3 s, with a helper process in its group busy meanwhile
+  spin           answers the first check, then spins on the CPU forever on the next one
+  flaky          answers the first check after each start, then spins 50 ms and exits on the
+                 next, so that it is restarted every other check and never given up on;
+                 from its third start on, it writes its pid to STATE_DIR/restarted too
 """
 import base64
 import json
@@ -45,15 +52,26 @@ def count():
 
 
 note_pid(os.getpid())
+if MODE == "flaky" and len(open(os.path.join(STATE, "pids")).readlines()) >= 3:
+    # Restarted twice already: a test waiting for restarts may interrupt now.
+    with open(os.path.join(STATE, "restarted"), "a") as f:
+        f.write("%d\n" % os.getpid())
 if MODE == "slow":
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     note_pid(busy.pid)
 
+answered = False
 for line in sys.stdin:
     request = json.loads(line)
     if request["type"] == "hello":
         name = "../../../fuzzescape" if MODE == "escape-name" else "hostile-" + MODE
-        answer({"name": name, "parser": "hostile", "version": "1", "language": "Python",
+        version = "1"
+        if MODE == "named-survey":
+            name = "survey"
+        if MODE == "escape-hello":
+            name = "x\x1b]0;owned\x07\r\x1b[K"
+            version = "1\u202egnp.exe"
+        answer({"name": name, "parser": "hostile", "version": version, "language": "Python",
                 "homepage": "", "profile": "norobots-1994"})
         continue
     if request["type"] == "stop":
@@ -67,6 +85,10 @@ for line in sys.stdin:
         answer({"id": rid, "error": {"trace": ["x" * 1000] * 2000}})
     elif MODE == "escapes":
         answer({"id": rid, "error": "bad \x1b[2J\x1b]0;owned\x07 \u202egnp.exe"})
+    elif MODE == "stderr-escapes":
+        sys.stderr.write("boom \x1b[2J\x1b]0;owned\x07\r\x1b[K \u202egnp.exe\n")
+        sys.stderr.flush()
+        os._exit(3)
     elif MODE == "disagree-then-break":
         if count() >= 60:
             os._exit(1)
@@ -75,7 +97,16 @@ for line in sys.stdin:
         helper = subprocess.Popen(["sleep", "300"], stdout=sys.stdout, start_new_session=True)
         note_pid(helper.pid)
         os._exit(0)
+    elif MODE == "flaky" and answered:
+        until = time.time() + 0.05
+        while time.time() < until:
+            pass
+        os._exit(1)
+    elif MODE == "spin" and count() >= 1:
+        while True:
+            pass
     else:
         if MODE == "slow":
             time.sleep(0.3)
         answer({"id": rid, "results": ["allowed"] * len(queries)})
+        answered = True

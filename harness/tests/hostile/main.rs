@@ -5,7 +5,13 @@
 //! no process left behind (checked by process group and pid).
 
 mod adapters;
+mod archives;
 mod case_files;
+mod export;
+mod inputs;
 mod interrupts;
+mod orphans;
 mod output;
+mod readers;
+mod reports_folder;
 mod support;

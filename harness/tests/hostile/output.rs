@@ -19,7 +19,8 @@ fn check_shows_control_bytes_of_the_file() {
         "User-agent: bot\x1b[2J\u{202e}x\nDisallow: /\n",
     )
     .unwrap();
-    let agent = "bot\x1b[2J\u{202e}x";
+    // The agent is plain (`check` refuses controls in it, as `compare` does): the file is not.
+    let agent = "bot";
     let args = [
         "check",
         "--robots",
@@ -28,6 +29,9 @@ fn check_shows_control_bytes_of_the_file() {
         agent,
         "--path",
         "/",
+        // Its explanation quotes the `User-agent` line of the group that names the robot.
+        "--profile",
+        "rfc9309",
     ];
     let ran = run(dir.path(), &args);
     assert_inert("check", &ran.stdout);
@@ -66,15 +70,66 @@ fn the_page_marks_an_adapter_that_broke_part_way() {
     let ran = drive(dir.path(), "report", &cmd, &["--out", "reports"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(ran.stderr.contains("broke down part way"), "{}", ran.stderr);
+    // The data the page draws from: the adapter answered some checks (it has data) and then
+    // broke (it is unavailable, and says why). The page's script marks exactly that pair.
     let page = fs::read_to_string(dir.path().join("reports/index.html")).unwrap();
+    let data = page_data(&page);
+    let adapter = data["adapters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "hostile-disagree-then-break")
+        .expect("the adapter is in the page's data");
+    assert_eq!(adapter["has_data"], true, "{adapter}");
+    let why = adapter["unavailable"].as_str().unwrap_or_default();
+    assert!(why.starts_with("3 faults in a row"), "{adapter}");
+    // And the summary page says it in words.
+    let summary = fs::read_to_string(dir.path().join("reports/README.md")).unwrap();
     assert!(
-        page.contains("' broke down part way'"),
-        "the page's script marks it"
+        summary.contains("`hostile-disagree-then-break` broke down part way"),
+        "{summary}"
     );
-    assert!(
-        page.contains("\"unavailable\":\"3 faults in a row"),
-        "the data says why"
-    );
+}
+
+/// The JSON a report page carries in its `<script type="application/json">` block.
+fn page_data(page: &str) -> serde_json::Value {
+    let start = page
+        .find("<script id=\"data\" type=\"application/json\"")
+        .expect("a data block");
+    let body = &page[start..];
+    let body = &body[body.find('>').unwrap() + 1..];
+    let body = &body[..body.find("</script>").unwrap()];
+    serde_json::from_str(body).expect("the data block is JSON")
+}
+
+#[test]
+fn check_refuses_agents_and_paths_that_would_forge_a_line() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("robots.txt"),
+        "User-agent: *\nDisallow: /\n",
+    )
+    .unwrap();
+    for (agent, path) in [
+        ("", "/"),
+        ("bot\nallowed: forged", "/"),
+        ("bot\u{202e}x", "/"),
+        ("bot", "/a\nallowed: forged"),
+    ] {
+        let args = [
+            "check",
+            "--robots",
+            "robots.txt",
+            "--agent",
+            agent,
+            "--path",
+            path,
+        ];
+        let ran = run(dir.path(), &args);
+        assert_eq!(ran.code, 2, "{agent:?} {path:?}: {}", ran.stdout);
+        assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+        assert!(!ran.stderr.contains("\nallowed: forged"), "{}", ran.stderr);
+    }
 }
 
 /// `robotstxt-test check ... | head -1`: a reader that has gone ends the run quietly, with the
@@ -112,5 +167,43 @@ fn a_closed_standard_output_ends_the_run_quietly() {
         assert_eq!(ran.status.code(), Some(141), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    }
+}
+
+/// An adapter's handshake, error texts and stderr reach no terminal raw: `compare` and
+/// `adapters check` show them made visible (a handshake holding them is refused, quoted).
+#[test]
+fn compare_and_adapters_check_show_an_adapters_escapes() {
+    for mode in ["escapes", "escape-hello", "stderr-escapes"] {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(
+            dir.path().join("robots.txt"),
+            "User-agent: *\nDisallow: /a\n",
+        )
+        .unwrap();
+        let cmd = crate::support::hostile_cmd(mode, dir.path());
+        let compare = [
+            "compare",
+            "--robots",
+            "robots.txt",
+            "--path",
+            "/a",
+            "--adapter-cmd",
+            &cmd,
+        ];
+        let check = ["adapters", "check", "--adapter-cmd", &cmd];
+        for args in [&compare[..], &check[..]] {
+            let ran = run(dir.path(), args);
+            let what = format!("{mode}: {}", args[0]);
+            assert_inert(&what, &ran.stdout);
+            assert_inert(&what, &ran.stderr);
+            assert!(!ran.stdout.contains("\r\u{1b}"), "{what}");
+            // What `adapters check` quotes of the adapter is there, made visible.
+            if args[0] == "adapters" {
+                let all = format!("{}{}", ran.stdout, ran.stderr);
+                let visible = ["␛", "<U+202E>", "\\u{1b}", "\\u001b"];
+                assert!(visible.iter().any(|v| all.contains(v)), "{what}: {all}");
+            }
+        }
     }
 }

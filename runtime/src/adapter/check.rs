@@ -16,10 +16,11 @@ use std::time::Duration;
 
 use robotstxt_protocol::{CheckReply, Handshake, ReplyError};
 use robotstxt_suite::engine::{Failure, Fault, Query, Reply};
-use serde::Serialize;
-use serde_json::Value;
+
+use robotstxt_suite::visible::Outside;
 
 use super::codec;
+use super::departures::departures;
 use super::live::Live;
 use super::manifest::Manifest;
 use super::pipes::ReadEvent;
@@ -49,8 +50,9 @@ pub struct Finding {
     /// What was checked.
     pub what: String,
     pub status: Status,
-    /// On a pass, what was seen; on a failure, what is wrong, quoting the adapter's message.
-    pub message: String,
+    /// On a pass, what was seen; on a failure, what is wrong, quoting the adapter's message:
+    /// outside text.
+    pub message: Outside,
     /// The PROTOCOL.md section a failure breaks (one of [`section::ALL`]).
     pub section: &'static str,
 }
@@ -127,25 +129,33 @@ fn quote(line: &[u8]) -> String {
 fn section_of(failure: &Failure) -> &'static str {
     match failure.fault {
         Fault::Timeout => section::FAULTS,
-        Fault::ProtocolError if failure.detail.starts_with("a line longer") => section::FAULTS,
+        Fault::ProtocolError if failure.detail.raw().starts_with("a line longer") => {
+            section::FAULTS
+        }
         _ => section::CHECKS,
     }
 }
 
 impl Checker<'_> {
-    fn pass(&mut self, what: &str, message: String) {
+    fn pass(&mut self, what: &str, message: impl Into<Outside>) {
         self.record(what, Status::Passed, message, section::CHECKS);
     }
 
-    fn fail(&mut self, what: &str, message: String, section: &'static str) {
+    fn fail(&mut self, what: &str, message: impl Into<Outside>, section: &'static str) {
         self.record(what, Status::Failed, message, section);
     }
 
-    fn record(&mut self, what: &str, status: Status, message: String, section: &'static str) {
+    fn record(
+        &mut self,
+        what: &str,
+        status: Status,
+        message: impl Into<Outside>,
+        section: &'static str,
+    ) {
         self.findings.push(Finding {
             what: what.to_owned(),
             status,
-            message,
+            message: message.into(),
             section,
         });
     }
@@ -268,7 +278,7 @@ impl Checker<'_> {
                 let section = section_of(&failure);
                 self.fail(
                     what,
-                    format!("{}: {}", failure.fault.as_str(), failure.detail),
+                    format!("{}: {}", failure.fault.as_str(), failure.detail.raw()),
                     section,
                 );
                 self.restart();
@@ -285,7 +295,7 @@ impl Checker<'_> {
                 Some(results)
             }
             Ok(Reply::Rejected(message)) => {
-                self.refused(what, exchange, &message);
+                self.refused(what, exchange, message.raw());
                 None
             }
             Ok(Reply::Refused(answers)) => {
@@ -344,7 +354,7 @@ impl Checker<'_> {
                 let detail = format!(
                     "after the refusal: {}: {}",
                     failure.fault.as_str(),
-                    failure.detail
+                    failure.detail.raw()
                 );
                 self.fail(AFTER, detail, section::CHECKS);
                 self.restart();
@@ -478,55 +488,6 @@ fn reply_problems(line: &[u8], exchange: &Exchange) -> Result<Reply, (String, &'
 /// belongs on stderr.
 fn stray(error: &serde_json::Error) -> String {
     format!("a line that is not JSON where an answer was due ({error}; stdout carries protocol lines only)")
-}
-
-/// Where what the adapter sent departs from `message`, the message the protocol's types read in
-/// it: a field it does not hold, or a value of another kind (an `error` that is not a string).
-fn departures(line: &[u8], message: &impl Serialize) -> Vec<String> {
-    let (Ok(sent), Ok(read)) = (
-        serde_json::from_slice::<Value>(line),
-        serde_json::to_value(message),
-    ) else {
-        return Vec::new();
-    };
-    let mut found = Vec::new();
-    compare("", &sent, &read, &mut found);
-    found
-}
-
-fn compare(at: &str, sent: &Value, read: &Value, found: &mut Vec<String>) {
-    match (sent, read) {
-        (Value::Object(sent), Value::Object(read)) => {
-            for (key, value) in sent {
-                let path = if at.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{at}.{key}")
-                };
-                match read.get(key) {
-                    Some(read) => compare(&path, value, read, found),
-                    None => found.push(format!("unknown field `{path}`")),
-                }
-            }
-        }
-        (Value::Array(sent), Value::Array(read)) if sent.len() == read.len() => {
-            for (i, (sent, read)) in sent.iter().zip(read).enumerate() {
-                compare(&format!("{at}[{i}]"), sent, read, found);
-            }
-        }
-        _ if sent == read => {}
-        _ => {
-            let kind = match read {
-                Value::String(_) => "a string",
-                Value::Array(_) => "an array",
-                Value::Object(_) => "an object",
-                Value::Number(_) => "a number",
-                Value::Bool(_) => "true or false",
-                Value::Null => "null",
-            };
-            found.push(format!("`{at}` is {sent}, not {kind}"));
-        }
-    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use robotstxt_protocol::{Answer, Check, CheckReply, Handshake, ReplyError, Request};
 use robotstxt_reference::Verdict;
 use robotstxt_suite::engine::{Query, Reply};
+use robotstxt_suite::visible::Outside;
 
 use crate::limits::cap_text;
 
@@ -58,20 +59,29 @@ pub enum HandshakeError {
         quoted: String,
     },
     #[error("bad handshake: {0}")]
-    Profile(String),
+    Values(String),
 }
 
-/// The adapter's hello, held to what a run needs of it: its fields, and a profile a parser may
-/// claim.
+/// The adapter's hello, held to what a run needs of it: its fields, no control or bidirectional
+/// character in any of them (each is shown as it is everywhere), and a profile a parser may
+/// claim. The error quotes the line: it is shown made visible, as a failure's detail.
 pub(crate) fn handshake(line: &[u8]) -> Result<Handshake, HandshakeError> {
     let handshake: Handshake =
         serde_json::from_slice(line).map_err(|source| HandshakeError::Invalid {
             source,
             quoted: quote(line),
         })?;
-    match handshake.profile_problem() {
-        Some(problem) => Err(HandshakeError::Profile(problem)),
-        None => Ok(handshake),
+    let problems: Vec<String> = (handshake.hidden_characters().into_iter())
+        .chain(handshake.profile_problem())
+        .collect();
+    if problems.is_empty() {
+        Ok(handshake)
+    } else {
+        Err(HandshakeError::Values(format!(
+            "{}: {}",
+            problems.join("; "),
+            quote(line)
+        )))
     }
 }
 
@@ -84,9 +94,9 @@ pub(crate) fn reply(line: &[u8], id: &str, queries: usize) -> Result<Reply, Repl
 pub(crate) fn into_reply(reply: CheckReply) -> Reply {
     match reply {
         // Capped: the text is kept per check and shown in reports.
-        CheckReply::Refusal { error, .. } => Reply::Rejected(cap_text(&error)),
+        CheckReply::Refusal { error, .. } => Reply::Rejected(cap_text(&error).into()),
         CheckReply::Results { results, .. } => {
-            let answers: Vec<Result<Verdict, String>> = results.into_iter().map(answer).collect();
+            let answers: Vec<Result<Verdict, Outside>> = results.into_iter().map(answer).collect();
             if answers.iter().all(Result::is_ok) {
                 Reply::Verdicts(answers.into_iter().flatten().collect())
             } else {
@@ -96,11 +106,11 @@ pub(crate) fn into_reply(reply: CheckReply) -> Reply {
     }
 }
 
-fn answer(answer: Answer) -> Result<Verdict, String> {
+fn answer(answer: Answer) -> Result<Verdict, Outside> {
     match answer {
         Answer::Verdict(robotstxt_protocol::Verdict::Allowed) => Ok(Verdict::Allowed),
         Answer::Verdict(robotstxt_protocol::Verdict::Disallowed) => Ok(Verdict::Disallowed),
-        Answer::Refused { error } => Err(cap_text(&error)),
+        Answer::Refused { error } => Err(cap_text(&error).into()),
     }
 }
 
@@ -123,13 +133,16 @@ mod tests {
         let line = br#"{"id":"x","results":["allowed",{"error":"bad URI"}]}"#;
         assert_eq!(
             reply(line, "x", 2).unwrap(),
-            Reply::Refused(vec![Ok(Verdict::Allowed), Err("bad URI".to_owned())])
+            Reply::Refused(vec![Ok(Verdict::Allowed), Err("bad URI".into())])
         );
         let long = format!(r#"{{"id":"x","error":"{}"}}"#, "e".repeat(10_000));
         let Reply::Rejected(text) = reply(long.as_bytes(), "x", 1).unwrap() else {
             panic!("not a refusal")
         };
-        assert!(text.len() < 5_000 && text.ends_with("bytes cut)"), "{text}");
+        assert!(
+            text.raw().len() < 5_000 && text.raw().ends_with("bytes cut)"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -150,9 +163,20 @@ mod tests {
     #[test]
     fn a_handshake_with_a_profile_no_one_may_claim_is_refused() {
         let line = br#"{"name":"x","parser":"p","version":"1","language":"L","homepage":"","profile":"rfc-9309"}"#;
-        assert_eq!(
-            handshake(line).unwrap_err().to_string(),
-            "bad handshake: profile `rfc-9309` is not one of norobots-1994, rfc9309, other"
+        let error = handshake(line).unwrap_err().to_string();
+        assert!(
+            error.starts_with(
+                "bad handshake: profile `rfc-9309` is not one of norobots-1994, rfc9309, other: "
+            ),
+            "{error}"
+        );
+        let line = br#"{"name":"x\u001b]0;t\u0007","parser":"p","version":"1\u202e","language":"L","homepage":"","profile":"rfc9309"}"#;
+        let error = handshake(line).unwrap_err().to_string();
+        assert!(
+            error.starts_with(
+                "bad handshake: `name`, `version` hold a control or bidirectional character"
+            ),
+            "{error}"
         );
         let error = handshake(b"{}").unwrap_err().to_string();
         assert!(

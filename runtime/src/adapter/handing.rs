@@ -38,7 +38,7 @@ impl Engine for Handing {
         self.inner.check_shared(id, robots, queries, shared)
     }
 
-    fn unavailable(&self) -> Option<&str> {
+    fn unavailable(&self) -> Option<&robotstxt_suite::visible::Outside> {
         self.inner.unavailable()
     }
 

@@ -19,6 +19,9 @@ use std::sync::Mutex;
 
 use super::manifest::{Adapter, SetupStep};
 use crate::cache::{InstallLock, LockError};
+use crate::{child, signals};
+use robotstxt_suite::input;
+use robotstxt_suite::limits::MANIFEST;
 
 /// Present in an adapter's cache folder while its steps run.
 const INSTALLING: &str = ".installing";
@@ -71,13 +74,17 @@ fn probe_passes(probe: &[String]) -> bool {
         return known;
     }
     let passes = probe.split_first().is_some_and(|(program, args)| {
-        Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
+            .stderr(Stdio::null());
+        child::spawn(command).is_ok_and(|(mut probe, running)| {
+            let status = probe.wait();
+            signals::release(running);
+            status.is_ok_and(|s| s.success())
+        })
     });
     if let Ok(mut probed) = PROBED.lock() {
         probed.insert(probe.to_vec(), passes);
@@ -327,22 +334,33 @@ fn sources(dir: &Path, wanted: impl Fn(&str) -> bool) -> String {
     names
         .iter()
         .map(|name| {
-            let text = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+            // Through the one reader: an adapter folder may come from anyone (a FIFO named
+            // `requirements.txt` is refused, not waited on).
+            let bytes = input::read_bytes(&dir.join(name), MANIFEST.max_bytes).unwrap_or_default();
+            let text = String::from_utf8_lossy(&bytes);
             format!("== {name}\n{text}")
         })
         .collect()
 }
 
 /// Runs a command to completion; on failure, the error holds the tail of what it printed.
+/// Runs one setup step to its end, through [`child::spawn`]: in its own process group, stopped
+/// with the harness (an interrupt kills the group; the harness's death kills the step).
 fn run(command: &mut Command) -> Result<(), InstallError> {
     let shown = format!("{command:?}");
-    let output = command
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|source| InstallError::Start {
-            command: shown.clone(),
-            source,
-        })?;
+    // Taken whole (the callers build it in place), to be handed to the starter thread.
+    let mut step = std::mem::replace(command, Command::new(""));
+    step.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let start_error = |source| InstallError::Start {
+        command: shown.clone(),
+        source,
+    };
+    let (child, running) = child::spawn(step).map_err(start_error)?;
+    let output = child.wait_with_output();
+    signals::release(running);
+    let output = output.map_err(start_error)?;
     if output.status.success() {
         return Ok(());
     }

@@ -7,7 +7,6 @@
 
 use std::collections::VecDeque;
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -19,6 +18,7 @@ use super::codec;
 use super::holders;
 use super::pipes::{Pipes, ReadEvent, MAX_LINE};
 use super::transcript::Transcript;
+use crate::child;
 use crate::signals::{self, Running};
 
 /// How much of an adapter's stderr is kept.
@@ -66,28 +66,22 @@ impl Live {
     pub(crate) fn spawn(argv: &[String], transcript: Option<Transcript>) -> Result<Live, Failure> {
         let (program, args) = argv.split_first().ok_or_else(|| Failure {
             fault: Fault::Unavailable,
-            detail: "the run command is empty".to_owned(),
+            detail: "the run command is empty".into(),
         })?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // Its own process group, so that a kill also reaches anything it started.
-            .process_group(0)
-            .spawn()
-            .map_err(|e| Failure {
-                fault: Fault::Unavailable,
-                detail: format!("cannot start `{}`: {e}", argv.join(" ")),
-            })?;
+            .stderr(Stdio::piped());
+        signals::find_pipe_holders_with(holders::holding_pipe);
+        // In its own process group, so that a kill also reaches anything it started.
+        let (mut child, running) = child::spawn(command).map_err(|e| Failure {
+            fault: Fault::Unavailable,
+            detail: format!("cannot start `{}`: {e}", argv.join(" ")).into(),
+        })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let running = Running {
-            group: i32::try_from(child.id()).unwrap_or(i32::MAX),
-            pipe: holders::pipe_inode(&stdout),
-        };
-        signals::find_pipe_holders_with(holders::holding_pipe);
-        signals::adopt(running);
         let stderr_pipe = child.stderr.take().expect("piped");
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let tail = Arc::clone(&stderr);
@@ -106,7 +100,8 @@ impl Live {
                     detail: format!(
                         "cannot make the pipes of `{}` non-blocking: {e}",
                         argv.join(" ")
-                    ),
+                    )
+                    .into(),
                 })
             }
         }
@@ -205,7 +200,10 @@ impl Live {
         } else {
             format!("{what}\nstderr (tail):\n{}", tail.trim_end())
         };
-        Failure { fault, detail }
+        Failure {
+            fault,
+            detail: detail.into(),
+        }
     }
 
     /// Kills the whole process group and reaps the child: no zombie is left behind.

@@ -5,10 +5,16 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use robotstxt_suite::engine::CLAIMABLE_PROFILES;
+use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::limits::MANIFEST;
 use robotstxt_suite::located::LocatedError;
+use robotstxt_suite::visible::is_bidi_control;
 use serde::{Deserialize, Serialize};
 
 use crate::cache::Places;
+
+/// Whether a field may not hold a character.
+type IsHidden = fn(char) -> bool;
 
 /// An adapter's manifest, as written in its folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -186,10 +192,9 @@ impl Adapter {
     /// manifest's profile, with the same handshake the adapter program gives.
     pub fn load_versions(dir: &Path, places: &Places) -> Result<Vec<Adapter>, LocatedError> {
         let file = dir.join("adapter.yaml");
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| LocatedError::new(&file, None, format!("cannot read: {e}")))?;
-        let manifest: Manifest =
-            serde_yaml::from_str(&text).map_err(|e| LocatedError::from_yaml(&file, &e))?;
+        let input = Input::read(&file, Format::Yaml, MANIFEST)?;
+        let manifest: Manifest = input.parse()?;
+        let text = input.text();
         let field_error = |field: &str, message: String| {
             let line = text
                 .lines()
@@ -243,10 +248,39 @@ impl Adapter {
                 "empty; leave the field out instead".to_owned(),
             ));
         }
+        // Shown as they are on every page and on the terminal: one line of plain text each (the
+        // prose fields may hold line feeds, nothing else hidden).
+        fn one_line(c: char) -> bool {
+            c.is_control() || is_bidi_control(c)
+        }
+        fn prose(c: char) -> bool {
+            c != '\n' && one_line(c)
+        }
+        let shown_fields: [(&str, Option<&String>, IsHidden); 8] = [
+            ("name", Some(&manifest.name), one_line),
+            ("parser", Some(&manifest.parser), one_line),
+            ("language", Some(&manifest.language), one_line),
+            ("homepage", Some(&manifest.homepage), one_line),
+            ("package", Some(&manifest.package.version), one_line),
+            ("input", Some(&manifest.input), prose),
+            ("note", manifest.note.as_ref(), prose),
+            ("install_hint", manifest.install_hint.as_ref(), prose),
+        ];
+        for (field, value, hidden) in shown_fields {
+            if value.is_some_and(|v| v.chars().any(hidden)) {
+                return Err(field_error(
+                    field,
+                    "holds a control or bidirectional character".to_owned(),
+                ));
+            }
+        }
         let mut seen = vec![manifest.package.version.as_str()];
         for version in &manifest.versions {
             if version.is_empty()
                 || version.contains(['/', '\\', '@'])
+                || version
+                    .chars()
+                    .any(|c| c.is_control() || is_bidi_control(c))
                 || seen.contains(&version.as_str())
             {
                 return Err(field_error(

@@ -9,6 +9,7 @@
 
 pub mod check;
 mod codec;
+mod departures;
 pub mod handing;
 pub mod holders;
 pub mod install;
@@ -22,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 use robotstxt_suite::located::LocatedError;
+use robotstxt_suite::visible::{self, Outside};
 
 pub use codec::HandshakeError;
 pub use install::{availability, Availability, InstallError};
@@ -49,12 +51,15 @@ fn start(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dy
             Ok(profile) => Box::new(ReferenceEngine::new(profile)),
             Err(e) => Box::new(Unavailable::new(
                 handshake_of(&adapter.manifest),
-                format!("{}: {e}", adapter.dir.join("adapter.yaml").display()),
+                format!("{}: {e}", adapter.dir.join("adapter.yaml").display()).into(),
             )),
         };
     }
     let unavailable = |reason: String| -> Box<dyn Engine> {
-        Box::new(Unavailable::new(handshake_of(&adapter.manifest), reason))
+        Box::new(Unavailable::new(
+            handshake_of(&adapter.manifest),
+            reason.into(),
+        ))
     };
     if let Err(reason) = prepare(adapter, log) {
         return unavailable(reason.to_string());
@@ -64,7 +69,11 @@ fn start(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dy
             Some(why) => unavailable(format!("{}: {why}", Fault::ProtocolError.as_str())),
             None => Box::new(process),
         },
-        Err(failure) => unavailable(format!("{}: {}", failure.fault.as_str(), failure.detail)),
+        Err(failure) => unavailable(format!(
+            "{}: {}",
+            failure.fault.as_str(),
+            failure.detail.raw()
+        )),
     }
 }
 
@@ -169,7 +178,9 @@ pub fn disagreement(manifest: &Manifest, hello: &Handshake) -> Option<String> {
 
 /// Starts an adapter that is only a command (`--adapter-cmd "python3 my_adapter.py"`).
 pub fn open_command(argv: Vec<String>, limits: Limits) -> Box<dyn Engine> {
-    let shown = argv.join(" ");
+    // The command stands in for the name the adapter did not give: a name is shown everywhere
+    // as it is, so the command's control characters are made visible here.
+    let shown = visible::shown(&argv.join(" ")).into_owned();
     match AdapterProcess::start(argv, limits) {
         Ok(process) => Box::new(process),
         Err(failure) => Box::new(Unavailable::new(
@@ -181,7 +192,7 @@ pub fn open_command(argv: Vec<String>, limits: Limits) -> Box<dyn Engine> {
                 homepage: String::new(),
                 profile: "other".to_owned(),
             },
-            format!("{}: {}", failure.fault.as_str(), failure.detail),
+            format!("{}: {}", failure.fault.as_str(), failure.detail.raw()).into(),
         )),
     }
 }
@@ -243,11 +254,12 @@ pub fn load_at(adapters_dir: &Path, name: &str, places: &Places) -> Result<Adapt
 /// An engine that could not be started: every batch is answered as unavailable.
 pub struct Unavailable {
     handshake: Handshake,
-    pub reason: String,
+    /// Why, quoting what the adapter or its install said.
+    pub reason: Outside,
 }
 
 impl Unavailable {
-    pub fn new(handshake: Handshake, reason: String) -> Unavailable {
+    pub fn new(handshake: Handshake, reason: Outside) -> Unavailable {
         Unavailable { handshake, reason }
     }
 }
@@ -260,11 +272,11 @@ impl Engine for Unavailable {
     fn check(&mut self, _: &str, _: &[u8], _: &[Query]) -> Result<Reply, Failure> {
         Err(Failure {
             fault: Fault::Unavailable,
-            detail: format!("adapter unavailable: {}", self.reason),
+            detail: format!("adapter unavailable: {}", self.reason.raw()).into(),
         })
     }
 
-    fn unavailable(&self) -> Option<&str> {
+    fn unavailable(&self) -> Option<&Outside> {
         Some(&self.reason)
     }
 }

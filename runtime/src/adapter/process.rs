@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest};
+use robotstxt_suite::visible::Outside;
 
 use super::codec;
 use super::live::Live;
@@ -42,7 +43,8 @@ pub struct AdapterProcess {
     handshake: Handshake,
     live: Option<Live>,
     consecutive_faults: usize,
-    broken: Option<String>,
+    /// Why it was given up on, quoting the adapter.
+    broken: Option<Outside>,
     transcript: Option<Transcript>,
     /// How many times [`Limits::timeout`] a check may take (see [`Engine::set_patience`]).
     patience: u32,
@@ -101,7 +103,7 @@ impl AdapterProcess {
         if let Some(reason) = &self.broken {
             return Err(Failure {
                 fault: Fault::Unavailable,
-                detail: format!("adapter broken: {reason}"),
+                detail: format!("adapter broken: {}", reason.raw()).into(),
             });
         }
         match self.exchange(id, request, queries) {
@@ -121,12 +123,15 @@ impl AdapterProcess {
                 self.consecutive_faults += 1;
                 if self.consecutive_faults >= self.limits.max_consecutive_faults {
                     // The whole detail, stderr tail included: what a breakdown is reported with.
-                    self.broken = Some(format!(
-                        "{} faults in a row, the last: {}: {}",
-                        self.consecutive_faults,
-                        failure.fault.as_str(),
-                        failure.detail
-                    ));
+                    self.broken = Some(
+                        format!(
+                            "{} faults in a row, the last: {}: {}",
+                            self.consecutive_faults,
+                            failure.fault.as_str(),
+                            failure.detail.raw()
+                        )
+                        .into(),
+                    );
                 }
                 Err(failure)
             }
@@ -167,8 +172,8 @@ impl Engine for AdapterProcess {
         self.check_encoded(id, request, queries.len())
     }
 
-    fn unavailable(&self) -> Option<&str> {
-        self.broken.as_deref()
+    fn unavailable(&self) -> Option<&Outside> {
+        self.broken.as_ref()
     }
 
     /// The next batch starts a new process (`exchange` starts one when none is live).

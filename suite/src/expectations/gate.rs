@@ -30,6 +30,7 @@
 use crate::cases::Case;
 use crate::cause;
 use crate::run::{breakdown_start, CheckResult, Outcome};
+use crate::visible::shown;
 
 use super::{CheckId, Entry, ExpectationFile, Listed};
 
@@ -324,9 +325,15 @@ impl Changes {
 fn reason_for(case: &Case, r: &CheckResult) -> String {
     let detail = r
         .detail
-        .as_deref()
-        .and_then(|d| d.lines().map(str::trim).find(|l| !l.is_empty()))
-        .map(|l| shorten(l, 120))
+        .as_ref()
+        .map(|d| d.shown())
+        .and_then(|d| {
+            d.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .map(str::to_owned)
+        })
+        .map(|l| shorten(&l, 120))
         .unwrap_or_default();
     match r.outcome {
         Outcome::Fail => {
@@ -339,7 +346,7 @@ fn reason_for(case: &Case, r: &CheckResult) -> String {
             let clause = r
                 .scored_under
                 .and_then(|p| case.clauses.for_profile(p))
-                .unwrap_or(&case.spec);
+                .map_or_else(|| case.spec.shown(), shown);
             format!(
                 "answers {actual} where {profile} expects {expected} ({})",
                 shorten(clause.trim(), 100)

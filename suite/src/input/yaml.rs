@@ -1,50 +1,29 @@
-//! Screening a case file's text before it is deserialized, so that hostile YAML fails fast, in
-//! bounded memory, with a line: bytes that are not UTF-8 or that YAML forbids (a NUL), more than
-//! one document, anchors and aliases (whose expansion can multiply a small file into gigabytes),
-//! and nesting deeper than [`MAX_CASE_DEPTH`].
+//! The YAML screen: a file's text refused before it is deserialized when it holds characters
+//! YAML forbids (a NUL), more than one document, anchors or aliases (whose expansion can multiply
+//! a small file into gigabytes), or nesting deeper than its bounds allow.
 //!
 //! The screen walks the YAML event stream once, keeping only a depth counter. Syntax errors it
-//! leaves to the deserializer, which reports them with their own line.
+//! leaves to the deserializer, which reports them with their own line and the field.
 
 use yaml_rust2::parser::{Event, Parser};
 
-use crate::limits::MAX_CASE_DEPTH;
+use super::{position, Bounds, Refusal};
 
-/// Where a problem is (1-based line and column) and what it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    pub line: usize,
-    pub column: usize,
-    pub message: String,
-}
-
-/// The file's text, when it passes the screen.
-pub fn screen(bytes: &[u8]) -> Result<&str, Refusal> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let (line, column) = position(bytes, e.valid_up_to());
-        Refusal {
-            line,
-            column,
-            message: format!(
-                "not UTF-8 (byte 0x{:02x}); write bytes that are not UTF-8 with robots_base64",
-                bytes[e.valid_up_to()]
-            ),
-        }
-    })?;
+/// Passes `text` when it may be deserialized under `bounds`.
+pub fn screen(text: &str, bounds: Bounds) -> Result<(), Refusal> {
     if let Some((at, c)) = text.char_indices().find(|&(_, c)| forbidden(c)) {
-        let (line, column) = position(bytes, at);
+        let (line, column) = position(text.as_bytes(), at);
         return Err(Refusal {
             line,
             column,
             message: format!(
                 "the character U+{:04X} may not appear in YAML; write it as an escape in a \
-                 double-quoted string (`\\x{:02x}`) or use robots_base64",
-                c as u32, c as u32
+                 double-quoted string (`\\x{:02x}`){}",
+                c as u32, c as u32, bounds.hint
             ),
         });
     }
-    walk_events(text)?;
-    Ok(text)
+    walk_events(text, bounds)
 }
 
 /// The characters YAML 1.2 does not allow in a stream (outside escapes): C0 controls other than
@@ -55,7 +34,10 @@ fn forbidden(c: char) -> bool {
         || matches!(c, '\u{fffe}' | '\u{ffff}')
 }
 
-fn walk_events(text: &str) -> Result<(), Refusal> {
+fn walk_events(text: &str, bounds: Bounds) -> Result<(), Refusal> {
+    let Bounds {
+        what, max_depth, ..
+    } = bounds;
     let mut parser = Parser::new_from_str(text);
     let mut depth = 0usize;
     let mut documents = 0usize;
@@ -67,7 +49,7 @@ fn walk_events(text: &str) -> Result<(), Refusal> {
                 return Err(Refusal {
                     line: e.marker().line(),
                     column: e.marker().col() + 1,
-                    message: format!("nested more than {MAX_CASE_DEPTH} levels deep"),
+                    message: format!("nested more than {max_depth} levels deep"),
                 })
             }
             // Any other syntax error is left to the deserializer, which names the field too.
@@ -83,26 +65,23 @@ fn walk_events(text: &str) -> Result<(), Refusal> {
             Event::DocumentStart => {
                 documents += 1;
                 if documents > 1 {
-                    return Err(refuse(
-                        "a second YAML document; a case file holds exactly one".to_owned(),
-                    ));
+                    return Err(refuse(format!(
+                        "a second YAML document; a {what} holds exactly one"
+                    )));
                 }
                 0
             }
             Event::Alias(_) => {
-                return Err(refuse(
-                    "an alias (`*name`); case files may not use anchors or aliases: write the \
+                return Err(refuse(format!(
+                    "an alias (`*name`); a {what} may not use anchors or aliases: write the \
                      value out"
-                        .to_owned(),
-                ))
+                )))
             }
             Event::Scalar(_, _, anchor, _) => *anchor,
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 depth += 1;
-                if depth > MAX_CASE_DEPTH {
-                    return Err(refuse(format!(
-                        "nested more than {MAX_CASE_DEPTH} levels deep"
-                    )));
+                if depth > max_depth {
+                    return Err(refuse(format!("nested more than {max_depth} levels deep")));
                 }
                 *anchor
             }
@@ -124,73 +103,49 @@ fn walk_events(text: &str) -> Result<(), Refusal> {
             return Err(Refusal {
                 line,
                 column,
-                message: "an anchor (`&name`); case files may not use anchors or aliases"
-                    .to_owned(),
+                message: format!("an anchor (`&name`); a {what} may not use anchors or aliases"),
             });
         }
     }
 }
 
-/// The 1-based line and column (in characters) of byte `at`.
-fn position(bytes: &[u8], at: usize) -> (usize, usize) {
-    let before = &bytes[..at];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let column = String::from_utf8_lossy(&before[line_start..])
-        .chars()
-        .count()
-        + 1;
-    (line, column)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::CASE_FILE;
 
-    fn refused(text: &[u8]) -> Refusal {
-        match screen(text) {
-            Ok(_) => panic!(
-                "not refused: {:?}",
-                String::from_utf8_lossy(&text[..text.len().min(60)])
-            ),
+    fn refused(text: &str) -> Refusal {
+        match screen(text, CASE_FILE) {
+            Ok(()) => panic!("not refused: {:?}", &text[..text.len().min(60)]),
             Err(refusal) => refusal,
         }
     }
 
     #[test]
     fn a_nul_is_placed_on_its_line() {
-        let r = refused(b"cases:\n  - name: a\n    spec: \"x\0\"\n");
+        let r = refused("cases:\n  - name: a\n    spec: \"x\0\"\n");
         assert_eq!((r.line, r.column), (3, 13), "{r:?}");
     }
 
     #[test]
-    fn bytes_that_are_not_utf8_are_placed() {
-        let r = refused(b"cases:\n\n  - name: \xff\n");
-        assert_eq!((r.line, r.column), (3, 11), "{r:?}");
-    }
-
-    #[test]
     fn aliases_anchors_documents_and_depth() {
-        let r = refused(b"cases:\n  - checks: &k []\n");
+        let r = refused("cases:\n  - checks: &k []\n");
         assert!(r.message.contains("anchor") && r.line == 2, "{r:?}");
-        let r = refused(b"a: &x [1]\nb: *x\n");
+        let r = refused("a: &x [1]\nb: *x\n");
         assert!(
             r.message.contains("alias") || r.message.contains("anchor"),
             "{r:?}"
         );
-        let r = refused(b"cases: []\n---\ncases: []\n");
+        let r = refused("cases: []\n---\ncases: []\n");
         assert!(r.message.contains("second") && r.line == 2, "{r:?}");
         let deep = format!("cases: {}{}", "[".repeat(100_000), "]".repeat(100_000));
-        let r = refused(deep.as_bytes());
+        let r = refused(&deep);
         assert!(r.message.contains("nested") && r.line == 1, "{r:?}");
     }
 
     #[test]
     fn ordinary_files_pass() {
         let text = "cases:\n  - name: a\n    robots: \"User-agent: *\\x00\\n\"\n";
-        assert_eq!(screen(text.as_bytes()), Ok(text));
+        assert_eq!(screen(text, CASE_FILE), Ok(()));
     }
 }

@@ -1,0 +1,174 @@
+//! Expectation files, adapter manifests and case folders get the case files' guards: each is read
+//! through the one reader, so an alias bomb, deep nesting, a FIFO, `/dev/zero`, a file of many
+//! entries or a lattice of links all end fast, in bounded memory, naming the file.
+
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::support::{hostile_cmd, run, Ran};
+
+/// Peak memory any refused input may cost, in MiB.
+const INPUT_MIB: f64 = 100.0;
+
+fn bounded(ran: &Ran, what: &str) {
+    assert!(
+        ran.peak_mib < INPUT_MIB,
+        "{what}: peak {:.0} MiB",
+        ran.peak_mib
+    );
+    assert!(
+        ran.elapsed < Duration::from_secs(10),
+        "{what}: {:?}",
+        ran.elapsed
+    );
+}
+
+/// `run --cases cases.yaml --adapter-cmd <hostile plain> --expectations FILE`.
+fn gate_with(dir: &Path, file: &str) -> Ran {
+    fs::write(dir.join("cases.yaml"), crate::support::cases_yaml(2, "x")).unwrap();
+    let cmd = hostile_cmd("plain", dir);
+    let args = [
+        "run",
+        "--cases",
+        "cases.yaml",
+        "--adapter-cmd",
+        &cmd,
+        "--expectations",
+        file,
+    ];
+    run(dir, &args)
+}
+
+const HEAD: &str = "adapter: hostile-plain\nexpectations:\n";
+
+#[test]
+fn an_expectation_alias_bomb_is_refused_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut yaml = format!(
+        "{HEAD}- check: cases/case-0#0\n  outcome: fail\n  reason: &r '{}'\n",
+        "x".repeat(1 << 20)
+    );
+    for i in 1..3000 {
+        yaml.push_str(&format!(
+            "- {{ check: 'cases/case-0#{i}', outcome: fail, reason: *r }}\n"
+        ));
+    }
+    fs::write(dir.path().join("bomb.yaml"), yaml).unwrap();
+    let ran = gate_with(dir.path(), "bomb.yaml");
+    bounded(&ran, "alias bomb");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("bomb.yaml:5:") && ran.stderr.contains("anchor"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn deep_nesting_in_an_expectation_file_is_refused_fast() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = format!("{HEAD}{}{}\n", "[".repeat(200_000), "]".repeat(200_000));
+    fs::write(dir.path().join("deep.yaml"), yaml).unwrap();
+    let ran = gate_with(dir.path(), "deep.yaml");
+    bounded(&ran, "nesting");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("deep.yaml:3:") && ran.stderr.contains("nested"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
+fn a_fifo_or_a_device_as_an_expectation_file_is_refused_unread() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.yaml");
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero.yaml")).unwrap();
+    for name in ["fifo.yaml", "zero.yaml"] {
+        let ran = gate_with(dir.path(), name);
+        bounded(&ran, name);
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains(name) && ran.stderr.contains("not a regular file"),
+            "{}",
+            ran.stderr
+        );
+    }
+}
+
+/// 20 000 entries (2.2 MB) are read in one pass: placing each entry's line used to rescan the
+/// whole text for each one (108 s).
+#[test]
+fn an_expectation_file_of_many_entries_is_read_in_linear_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut yaml = String::from(HEAD);
+    for i in 0..20_000 {
+        yaml.push_str(&format!(
+            "- check: cases/case-{i}#0\n  outcome: fail\n  reason: 'a reason long enough to weigh like a real one, {i}'\n"
+        ));
+    }
+    assert!(yaml.len() > 2_000_000);
+    fs::write(dir.path().join("many.yaml"), yaml).unwrap();
+    let ran = gate_with(dir.path(), "many.yaml");
+    bounded(&ran, "many entries");
+    // Every id but the first two names no check of the corpus: refused, each at its line.
+    assert!(
+        ran.stderr.contains("many.yaml:"),
+        "{}",
+        &ran.stderr[..ran.stderr.len().min(2000)]
+    );
+}
+
+#[test]
+fn a_manifest_alias_bomb_is_refused_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let adapter = dir.path().join("adapters/bomb");
+    fs::create_dir_all(&adapter).unwrap();
+    let mut yaml = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..12 {
+        let p = i - 1;
+        yaml.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
+    }
+    yaml.push_str("name: bomb\n");
+    fs::write(adapter.join("adapter.yaml"), yaml).unwrap();
+    let ran = run(dir.path(), &["adapters", "list", "--adapters", "adapters"]);
+    bounded(&ran, "manifest bomb");
+    let all = format!("{}{}", ran.stdout, ran.stderr);
+    assert!(
+        all.contains("adapter.yaml:1:") && all.contains("anchor"),
+        "{all}"
+    );
+}
+
+/// Folder `d0` holds `a` and `b`, both links to `d1`, which holds two links to `d2`, and so on
+/// for 20 levels: a million paths lead to the one case file at the bottom, walked once.
+#[test]
+fn a_lattice_of_links_is_walked_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let levels = 20;
+    for level in 0..=levels {
+        fs::create_dir(dir.path().join(format!("d{level}"))).unwrap();
+    }
+    for level in 0..levels {
+        for link in ["a", "b"] {
+            let target = format!("../d{}", level + 1);
+            std::os::unix::fs::symlink(target, dir.path().join(format!("d{level}/{link}")))
+                .unwrap();
+        }
+    }
+    let cases = crate::support::cases_yaml(1, "x");
+    fs::write(dir.path().join(format!("d{levels}/one.yaml")), cases).unwrap();
+    let ran = run(dir.path(), &["run", "--cases", "d0"]);
+    bounded(&ran, "lattice");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(ran.elapsed < Duration::from_secs(2), "{:?}", ran.elapsed);
+}
