@@ -54,10 +54,20 @@ impl From<Exit> for ExitCode {
 
 /// Conformance suite and differential harness for robots.txt parsers.
 #[derive(Debug, Parser)]
-#[command(name = "robotstxt-test", version, about, long_about = None, after_help = EXIT_CODES)]
+#[command(
+    name = "robotstxt-test",
+    about,
+    long_about = None,
+    after_help = EXIT_CODES,
+    disable_version_flag = true,
+    arg_required_else_help = true
+)]
 pub struct Cli {
+    /// Print the tool's version, the corpus's suite version and its digest.
+    #[arg(short = 'V', long)]
+    version: bool,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -74,7 +84,18 @@ enum Command {
 }
 
 pub fn execute(cli: Cli) -> Result<Exit, Error> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        // `arg_required_else_help` leaves only `--version` to get here.
+        let id = corpus::embedded_id()?;
+        error::print_line(&format!(
+            "robotstxt-test {} (suite {}, corpus {})",
+            env!("CARGO_PKG_VERSION"),
+            id.version_shown(),
+            id.digest
+        ))?;
+        return Ok(Exit::Ok);
+    };
+    match command {
         Command::Check(args) => check::execute(args),
         Command::Compare(args) => compare::execute(args),
         Command::Run(args) => run::execute(args),
