@@ -6,6 +6,7 @@ mod cases;
 mod check;
 mod compare;
 mod corpus;
+mod diff;
 mod error;
 mod fuzz;
 mod gate;
@@ -74,6 +75,7 @@ pub struct Cli {
 enum Command {
     Check(check::Args),
     Compare(compare::Args),
+    Diff(diff::Args),
     Run(run::Args),
     Report(report::Args),
     Adapters(adapters::Args),
@@ -98,6 +100,7 @@ pub fn execute(cli: Cli) -> Result<Exit, Error> {
     match command {
         Command::Check(args) => check::execute(args),
         Command::Compare(args) => compare::execute(args),
+        Command::Diff(args) => diff::execute(args),
         Command::Run(args) => run::execute(args),
         Command::Report(args) => report::execute(args),
         Command::Adapters(args) => adapters::execute(args),

@@ -96,6 +96,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         suite_commit,
         suite_modified,
         tool_version: env!("CARGO_PKG_VERSION").to_owned(),
+        corpus: corpus.id,
         command: super::invocation(),
         date: report::utc_now(),
         cases,

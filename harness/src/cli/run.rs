@@ -9,6 +9,7 @@ use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
 use robotstxt_suite::reask::reask;
+use robotstxt_suite::release::CorpusId;
 use robotstxt_suite::run::{Outcome, Scoring};
 use robotstxt_suite::visible::shown;
 use robotstxt_test::output::grouped::human_grouped;
@@ -70,7 +71,8 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
-    let cases = corpus::load(&args.cases)?.cases;
+    let loaded = corpus::load(&args.cases)?;
+    let (cases, corpus_id) = (loaded.cases, loaded.id);
     let opened = if args.select.any() {
         // A gate must not pass because an adapter quietly went missing: with expectations, `all`
         // keeps the adapters this machine cannot run, and they fail the run as unavailable.
@@ -161,12 +163,17 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             (_, true, false) => Exit::Failures,
         };
     }
-    print(&render(&args, &runs, &cases)?)?;
+    print(&render(&args, &runs, &cases, &corpus_id)?)?;
     Ok(exit)
 }
 
 /// The run in the format asked for.
-fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String, Error> {
+fn render(
+    args: &Args,
+    runs: &[EngineRun<'_>],
+    cases: &[Case],
+    corpus_id: &CorpusId,
+) -> Result<String, Error> {
     let strict = args.gate.strict;
     Ok(match args.format {
         Format::Human | Format::Long => {
@@ -190,7 +197,13 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
             let documents: Vec<RunDocument> = runs
                 .iter()
                 .map(|run| {
-                    let mut doc = RunDocument::new(run.handshake, args.profile, cases, run.results);
+                    let mut doc = RunDocument::new(
+                        run.handshake,
+                        args.profile,
+                        corpus_id,
+                        cases,
+                        run.results,
+                    );
                     doc.gate = run
                         .gate
                         .map(|(e, judged)| GateDocument::new(e, judged, cases, run.results));

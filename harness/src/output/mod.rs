@@ -14,6 +14,7 @@ use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
 use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::release::{CheckDigests, CorpusId};
 use robotstxt_suite::run::{CheckResult, Outcome, Summary};
 use robotstxt_suite::visible::shown;
 use serde::Serialize;
@@ -68,6 +69,10 @@ pub struct RunDocument {
     pub adapter: String,
     /// The profile checks were scored under by preference: forced, or claimed by the engine.
     pub profile: String,
+    /// The corpus's suite version (`1.0.0`, `1.0.0+changes`, `none`) and digest, as in
+    /// `results.json`.
+    pub suite_version: String,
+    pub corpus_digest: String,
     pub handshake: Handshake,
     pub summary: Summary,
     /// With `--expectations`: the file, the counts, and which checks broke the gate.
@@ -123,6 +128,8 @@ pub struct ResultRow {
     pub check: usize,
     pub agent: String,
     pub path: String,
+    /// What the check asks and how it is scored, as one short digest (as in `results.json`).
+    pub digest: String,
     /// `allowed`, `disallowed` or `unspecified` (also when the check names no profile to score).
     pub expected: String,
     /// The engine's verdict; `null` when it gave none.
@@ -130,6 +137,9 @@ pub struct ResultRow {
     pub outcome: Outcome,
     /// The profile whose expectation scored the check; `null` when none did.
     pub scored_under: Option<String>,
+    /// What causes a non-pass, as `run` groups it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<robotstxt_suite::cause::Cause>,
     /// The parser's error message or the engine's failure, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
@@ -139,10 +149,14 @@ impl RunDocument {
     pub fn new(
         handshake: &Handshake,
         profile: Option<Profile>,
+        corpus: &CorpusId,
         cases: &[Case],
         results: &[CheckResult],
     ) -> RunDocument {
+        let digest = |r: &CheckResult| CheckDigests::of(&cases[r.case], r.check).short();
         RunDocument {
+            suite_version: corpus.version_shown(),
+            corpus_digest: corpus.digest.clone(),
             adapter: handshake.name.clone(),
             profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
             handshake: handshake.clone(),
@@ -157,6 +171,7 @@ impl RunDocument {
                         check: r.check,
                         agent: check.agent.clone(),
                         path: check.path.clone(),
+                        digest: digest(r),
                         expected: r
                             .expected
                             .map_or_else(|| "unspecified".to_owned(), |e| e.to_string()),
@@ -164,6 +179,7 @@ impl RunDocument {
                         outcome: r.outcome,
                         scored_under: r.scored_under.map(|p| p.name().to_owned()),
                         detail: r.detail.clone(),
+                        cause: crate::report::json::cause_of(&cases[r.case], r),
                     }
                 })
                 .collect(),

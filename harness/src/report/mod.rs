@@ -39,6 +39,8 @@ pub struct Report {
     /// Whether the suite's files differed from that commit.
     pub suite_modified: bool,
     pub tool_version: String,
+    /// The corpus's suite version and digest, which results files carry.
+    pub corpus: robotstxt_suite::release::CorpusId,
     /// The command that made the report, as typed (`robotstxt-test report --adapter-cmd ...`).
     pub command: String,
     /// When the report was made: UTC, ISO 8601, to the second.
