@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use common::{run_binary, Scratch};
 
 fn checkout() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
 }
 
 /// `(fixed, broken, changed)` of every adapter in a `diff --format json` output.
@@ -23,7 +26,12 @@ fn counts(json: &str) -> Vec<(String, usize, usize, usize)> {
                     .filter(|m| m["direction"] == d)
                     .count()
             };
-            (a["new_name"].as_str().unwrap().to_owned(), n("fixed"), n("broken"), n("changed"))
+            (
+                a["new_name"].as_str().unwrap().to_owned(),
+                n("fixed"),
+                n("broken"),
+                n("changed"),
+            )
         })
         .collect()
 }
@@ -79,7 +87,13 @@ fn two_run_files_of_the_two_versions_give_the_same_counts() {
     }
     let out = run_binary(
         &root,
-        &["diff", files[0].to_str().unwrap(), files[1].to_str().unwrap(), "--format", "json"],
+        &[
+            "diff",
+            files[0].to_str().unwrap(),
+            files[1].to_str().unwrap(),
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(out.code, 1, "{}", out.stderr);
     let (_, fixed, broken, changed) = counts(&out.stdout).remove(0);
@@ -102,8 +116,20 @@ const CORPUS: &str = r#"cases:
 
 /// A `run --format json` of the fake adapter over [`CORPUS`], written to `run.json`.
 fn run_file(scratch: &Scratch) -> PathBuf {
-    let out = scratch.run("run", &["--adapter-cmd", &scratch.fake_cmd("fake 1.0"), "--format", "json"]);
-    assert_eq!(out.code, 1, "the fake adapter allows /tmp/x: {}", out.stderr);
+    let out = scratch.run(
+        "run",
+        &[
+            "--adapter-cmd",
+            &scratch.fake_cmd("fake 1.0"),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        out.code, 1,
+        "the fake adapter allows /tmp/x: {}",
+        out.stderr
+    );
     let file = scratch.path("run.json");
     std::fs::write(&file, &out.stdout).unwrap();
     file
@@ -130,18 +156,32 @@ fn an_edited_check_breaks_and_is_named_and_identical_files_are_no_change() {
     let broke = scratch.run_diff(&["run.json", "edited.json"]);
     assert_eq!(broke.code, 1, "{}", broke.stderr);
     assert!(
-        broke.stdout.contains("gate/other#0: pass (allowed) → fail (disallowed)"),
+        broke
+            .stdout
+            .contains("gate/other#0: pass (allowed) → fail (disallowed)"),
         "{}",
         broke.stdout
     );
-    assert!(broke.stdout.contains("0 fixed, 1 broken, 0 changed"), "{}", broke.stdout);
+    assert!(
+        broke.stdout.contains("0 fixed, 1 broken, 0 changed"),
+        "{}",
+        broke.stdout
+    );
     let markdown = scratch.run_diff(&["run.json", "edited.json", "--format", "markdown"]);
     assert_eq!(markdown.code, 1);
-    assert!(markdown.stdout.contains("| fake 1.0 | 0 | 1 | 0 | 0 |"), "{}", markdown.stdout);
+    assert!(
+        markdown.stdout.contains("| fake 1.0 | 0 | 1 | 0 | 0 |"),
+        "{}",
+        markdown.stdout
+    );
     // The other way, it is a fix: nothing broke.
     let fixed = scratch.run_diff(&["edited.json", "run.json"]);
     assert_eq!(fixed.code, 0);
-    assert!(fixed.stdout.contains("1 fixed, 0 broken"), "{}", fixed.stdout);
+    assert!(
+        fixed.stdout.contains("1 fixed, 0 broken"),
+        "{}",
+        fixed.stdout
+    );
 }
 
 #[test]
@@ -152,14 +192,31 @@ fn checks_of_another_corpus_are_not_compared_and_counted() {
     let changed = CORPUS.replace("/tmp/x, expect: disallowed", "/tmp/x, expect: allowed")
         + "  - name: added\n    spec: test\n    robots: \"\"\n    checks:\n      - { agent: FooBot, path: /, expect: allowed }\n";
     scratch.corpus(&changed);
-    let out = scratch.run("run", &["--adapter-cmd", &scratch.fake_cmd("fake 1.0"), "--format", "json"]);
+    let out = scratch.run(
+        "run",
+        &[
+            "--adapter-cmd",
+            &scratch.fake_cmd("fake 1.0"),
+            "--format",
+            "json",
+        ],
+    );
     std::fs::write(scratch.path("new.json"), &out.stdout).unwrap();
     let diff = scratch.run_diff(&["run.json", "new.json"]);
     assert_eq!(diff.code, 0, "{}", diff.stdout);
-    assert!(diff.stdout.contains("the corpora differ"), "{}", diff.stdout);
-    assert!(diff.stdout.contains("1 could not be compared"), "{}", diff.stdout);
     assert!(
-        diff.stdout.contains("0 fixed, 0 broken, 0 changed; 1 new in the suite; 1 not comparable"),
+        diff.stdout.contains("the corpora differ"),
+        "{}",
+        diff.stdout
+    );
+    assert!(
+        diff.stdout.contains("1 could not be compared"),
+        "{}",
+        diff.stdout
+    );
+    assert!(
+        diff.stdout
+            .contains("0 fixed, 0 broken, 0 changed; 1 new in the suite; 1 not comparable"),
         "{}",
         diff.stdout
     );
@@ -172,13 +229,25 @@ fn bad_input_is_exit_2_naming_the_file() {
     std::fs::write(scratch.path("other.json"), "{\"a\": 1}").unwrap();
     let broken = scratch.run_diff(&["bad.json", "bad.json"]);
     assert_eq!(broken.code, 2);
-    assert!(broken.stderr.contains("bad.json:3: not a results file"), "{}", broken.stderr);
+    assert!(
+        broken.stderr.contains("bad.json:3: not a results file"),
+        "{}",
+        broken.stderr
+    );
     let shape = scratch.run_diff(&["other.json", "other.json"]);
     assert_eq!(shape.code, 2);
-    assert!(shape.stderr.contains("other.json:1: not a results file"), "{}", shape.stderr);
+    assert!(
+        shape.stderr.contains("other.json:1: not a results file"),
+        "{}",
+        shape.stderr
+    );
     let missing = scratch.run_diff(&["none.json", "other.json"]);
     assert_eq!(missing.code, 2);
-    assert!(missing.stderr.contains("none.json: cannot read"), "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("none.json: cannot read"),
+        "{}",
+        missing.stderr
+    );
 }
 
 trait RunDiff {

@@ -35,6 +35,18 @@ pub struct AdapterResults {
     pub checks: Vec<CheckState>,
 }
 
+impl AdapterResults {
+    /// The share of scored checks passed, in percent, as the report's totals count it; `None`
+    /// when nothing was scored.
+    pub fn score(&self) -> Option<f64> {
+        let scored = (self.checks.iter()).filter(|c| c.answer.outcome.is_scored());
+        let (passed, total) = scored.fold((0usize, 0usize), |(p, t), c| {
+            (p + usize::from(c.answer.outcome == Outcome::Pass), t + 1)
+        });
+        (self.has_data && total > 0).then(|| 100.0 * passed as f64 / total as f64)
+    }
+}
+
 /// What one run made of one check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CheckState {

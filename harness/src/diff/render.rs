@@ -215,8 +215,14 @@ pub fn text(c: &Comparison) -> String {
     out
 }
 
-/// The Markdown: a table of counts, then the groups of each adapter under a `<details>`.
+/// The Markdown: a table of counts, then the groups of each adapter under a `<details>`, each
+/// listing its first few checks.
 pub fn markdown(c: &Comparison) -> String {
+    markdown_listing(c, LISTED)
+}
+
+/// The Markdown, each group listing up to `listed` checks.
+pub fn markdown_listing(c: &Comparison, listed: usize) -> String {
     use crate::output::markup::{html, md, md_code};
     let cell = |s: &str| md(s);
     let mut out = String::from("## robotstxt-test diff\n\n");
@@ -260,7 +266,7 @@ pub fn markdown(c: &Comparison) -> String {
                     "**{}**\n",
                     cell(&group_heading(direction, cause, members.len()))
                 );
-                for m in members.iter().take(LISTED) {
+                for m in members.iter().take(listed) {
                     let _ = writeln!(
                         out,
                         "- {}: {} → {}",
@@ -269,8 +275,8 @@ pub fn markdown(c: &Comparison) -> String {
                         m.new.shown()
                     );
                 }
-                if members.len() > LISTED {
-                    let _ = writeln!(out, "- … and {} more", members.len() - LISTED);
+                if members.len() > listed {
+                    let _ = writeln!(out, "- … and {} more", members.len() - listed);
                 }
                 out.push('\n');
             }

@@ -279,6 +279,7 @@ mod tests {
                 adapter("also-good", &cases, &[right, open]),
             ],
             cases,
+            history: Vec::new(),
         };
         let groups = groups(&report.cases);
         assert_eq!(
