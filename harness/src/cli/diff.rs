@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
+use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_test::diff::render::{self, Comparison};
-use robotstxt_test::diff::{load, LoadError};
+use robotstxt_test::diff::{expected_by, load, LoadError, ResultsFile};
 
 use super::error::print;
 use super::{Error, Exit};
@@ -28,6 +29,10 @@ pub enum Format {
 /// in the suite or removed, and a check that asks or scores something else in the other file is
 /// not compared; neither is a change in behaviour.
 ///
+/// OLD may also be an adapter's expectation file (`expectations.yaml`): the run it expects,
+/// every check passing but those it lists. NEW is then a run of that adapter, and the diff is
+/// the gate's judgement: broken checks are regressions, fixed ones entries to remove.
+///
 /// Exit codes: 0 nothing broke; 1 a check broke (passed in OLD, not in NEW); 2 bad input.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -46,6 +51,13 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
+    let is_yaml = args
+        .old
+        .extension()
+        .is_some_and(|e| e == "yaml" || e == "yml");
+    if is_yaml {
+        return against_expectations(&args);
+    }
     let old = load(&args.old).map_err(input)?;
     let new = match &args.new {
         Some(path) => load(path).map_err(input)?,
@@ -71,10 +83,52 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         }
     }
     let comparison = Comparison::of(&old, &new, pair);
+    show(&args, &comparison)
+}
+
+/// `diff expectations.yaml run.json`: the run the file expects against the run.
+fn against_expectations(args: &Args) -> Result<Exit, Error> {
+    let file = ExpectationFile::load(&args.old)?;
+    let Some(path) = &args.new else {
+        return Err(Error::Usage(
+            "diff EXPECTATIONS RUN: name the results file of a run to compare with the \
+             expectation file"
+                .to_owned(),
+        ));
+    };
+    let new = load(path).map_err(input)?;
+    let Some(actual) = new
+        .adapter(&file.adapter)
+        .or_else(|| match new.adapters.as_slice() {
+            [only] => Some(only),
+            _ => None,
+        })
+    else {
+        return Err(Error::Usage(format!(
+            "{}: no adapter `{}`, the expectation file's",
+            path.display(),
+            file.adapter
+        )));
+    };
+    let old = ResultsFile {
+        path: args.old.clone(),
+        suite_version: new.suite_version.clone(),
+        corpus_digest: new.corpus_digest.clone(),
+        date: None,
+        adapters: vec![expected_by(&file, actual)],
+    };
+    let new = ResultsFile {
+        adapters: vec![actual.clone()],
+        ..new
+    };
+    show(args, &Comparison::of(&old, &new, None))
+}
+
+fn show(args: &Args, comparison: &Comparison) -> Result<Exit, Error> {
     print(&match args.format {
-        Format::Text => render::text(&comparison),
-        Format::Markdown => render::markdown(&comparison),
-        Format::Json => render::json(&comparison),
+        Format::Text => render::text(comparison),
+        Format::Markdown => render::markdown(comparison),
+        Format::Json => render::json(comparison),
     })?;
     Ok(if comparison.broke() {
         Exit::Failures

@@ -34,6 +34,9 @@ pub enum Format {
     Junit,
     /// A short summary for a CI job summary.
     Markdown,
+    /// GitHub Actions annotations: each regression an `::error file=...,line=...` on the
+    /// expectation file's entry, then a summary line per engine.
+    Github,
 }
 
 /// Run the case corpus and score every check.
@@ -219,6 +222,7 @@ fn render(
         }
         Format::Junit => junit::document(runs, cases, strict),
         Format::Markdown => summary::markdown(runs, cases, strict),
+        Format::Github => robotstxt_test::output::github::annotations(runs, cases, strict),
     })
 }
 

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use robotstxt_reference::Verdict;
 use robotstxt_suite::cause::Cause;
+use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::run::Outcome;
 
 use super::{AdapterResults, Answer, CheckState};
@@ -254,5 +255,45 @@ fn from_runs(runs: Vec<RawRun>, path: &Path) -> ResultsFile {
         corpus_digest,
         date: None,
         adapters,
+    }
+}
+
+/// The run an expectation file expects, over the checks of `actual`: a listed check with its
+/// listed outcome, any other scored check passing. Where the expectation and the run agree on
+/// the outcome, the run's verdict is taken too, so that only a change of outcome shows: `diff`
+/// of this against the run is the gate's judgement, check by check.
+pub fn expected_by(file: &ExpectationFile, actual: &AdapterResults) -> AdapterResults {
+    let listed: HashMap<String, Outcome> = (file.entries.iter())
+        .map(|e| (e.check.to_string(), e.outcome.outcome()))
+        .collect();
+    let checks = (actual.checks.iter())
+        .map(|check| {
+            let now = check.answer.outcome;
+            let outcome = match listed.get(&check.id) {
+                // An unstable check may answer anything.
+                Some(Outcome::Unstable) => now,
+                Some(&outcome) => outcome,
+                None if matches!(now, Outcome::Unspecified | Outcome::Skipped) => now,
+                None => Outcome::Pass,
+            };
+            CheckState {
+                answer: Answer {
+                    outcome,
+                    verdict: (outcome == now).then_some(check.answer.verdict).flatten(),
+                },
+                cause: file
+                    .entries
+                    .iter()
+                    .find(|e| e.check.to_string() == check.id)
+                    .and_then(|e| e.cause),
+                ..check.clone()
+            }
+        })
+        .collect();
+    AdapterResults {
+        name: actual.name.clone(),
+        version: actual.version.clone(),
+        has_data: actual.has_data,
+        checks,
     }
 }

@@ -21,7 +21,7 @@ use robotstxt_suite::cause::Cause;
 use robotstxt_suite::release::CheckDigests;
 use robotstxt_suite::run::{CheckResult, Outcome};
 
-pub use load::{load, LoadError, ResultsFile};
+pub use load::{expected_by, load, LoadError, ResultsFile};
 
 /// One adapter's results, as a results file holds them.
 #[derive(Debug, Clone, PartialEq, Eq)]

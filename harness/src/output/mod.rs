@@ -3,6 +3,7 @@
 //! Markdown summary for CI job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every
 //! writer uses ([`markup`]).
 
+pub mod github;
 pub mod grouped;
 pub mod junit;
 pub mod markup;
