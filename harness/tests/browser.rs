@@ -216,8 +216,14 @@ fn the_published_page_charts_scores_over_versions() {
             (points, figure.matches("<circle class=\"point\"").count())
         })
         .collect();
-    let long = series.iter().filter(|(points, drawn)| *points >= 3 && drawn == points).count();
-    assert!(long >= 2, "charts over versions (points, drawn): {series:?}");
+    let long = series
+        .iter()
+        .filter(|(points, drawn)| *points >= 3 && drawn == points)
+        .count();
+    assert!(
+        long >= 2,
+        "charts over versions (points, drawn): {series:?}"
+    );
     let links: Vec<&str> = dom
         .split("<a class=\"step\" href=\"")
         .skip(1)

@@ -30,8 +30,18 @@ fn version_names_the_tool_the_suite_and_the_digest() {
     let out = run_binary(dir.path(), &["--version"]);
     assert_eq!(out.code, 0, "{out:?}");
     let line = out.stdout.trim();
-    assert!(line.starts_with(&format!("robotstxt-test {} (suite ", env!("CARGO_PKG_VERSION"))), "{line}");
-    let digest = line.split("corpus sha256:").nth(1).unwrap().trim_end_matches(')');
+    assert!(
+        line.starts_with(&format!(
+            "robotstxt-test {} (suite ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{line}"
+    );
+    let digest = line
+        .split("corpus sha256:")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(')');
     assert_eq!(digest.len(), 64, "{line}");
 }
 
@@ -43,12 +53,23 @@ fn freeze_takes_the_record_again_and_releases_only_what_is_logged() {
     let before = record(&cases);
     let file = cases.join("agents.yaml");
     let text = std::fs::read_to_string(&file).unwrap();
-    std::fs::write(&file, text.replacen("expect: disallowed }", "expect: allowed }", 1)).unwrap();
+    std::fs::write(
+        &file,
+        text.replacen("expect: disallowed }", "expect: allowed }", 1),
+    )
+    .unwrap();
 
     // A release of a version with no heading: refused, the record left as it was.
-    let refused = run_binary(dir.path(), &["cases", "freeze", "--cases", "cases", "--version", "2.0.0"]);
+    let refused = run_binary(
+        dir.path(),
+        &["cases", "freeze", "--cases", "cases", "--version", "2.0.0"],
+    );
     assert_eq!(refused.code, 2, "{refused:?}");
-    assert!(refused.stderr.contains("no `## 2.0.0` heading"), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("no `## 2.0.0` heading"),
+        "{}",
+        refused.stderr
+    );
     assert_eq!(record(&cases), before);
 
     // Logged under 2.0.0: released.
@@ -56,9 +77,14 @@ fn freeze_takes_the_record_again_and_releases_only_what_is_logged() {
     let rescored = {
         let out = run_binary(dir.path(), &["run", "--cases", "cases", "--format", "json"]);
         let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-        assert_eq!(doc["suite_version"], "1.0.0+changes", "a changed corpus says so");
-        let now = robotstxt_suite::cases::load_corpus(&[cases.clone()]).unwrap();
-        let record = robotstxt_suite::release::record_in(&cases).unwrap().unwrap();
+        assert_eq!(
+            doc["suite_version"], "1.0.0+changes",
+            "a changed corpus says so"
+        );
+        let now = robotstxt_suite::cases::load_corpus(std::slice::from_ref(&cases)).unwrap();
+        let record = robotstxt_suite::release::record_in(&cases)
+            .unwrap()
+            .unwrap();
         record.changes_since(&now).remove(0).case
     };
     let text = std::fs::read_to_string(&log).unwrap().replace(
@@ -66,13 +92,20 @@ fn freeze_takes_the_record_again_and_releases_only_what_is_logged() {
         &format!("## 2.0.0\n\n### Rescored\n\n- `{rescored}`: a test's rescore\n"),
     );
     std::fs::write(&log, text).unwrap();
-    let released = run_binary(dir.path(), &["cases", "freeze", "--cases", "cases", "--version", "2.0.0"]);
+    let released = run_binary(
+        dir.path(),
+        &["cases", "freeze", "--cases", "cases", "--version", "2.0.0"],
+    );
     assert_eq!(released.code, 0, "{released:?}");
     assert_eq!(record(&cases)["version"], "2.0.0");
     assert_ne!(record(&cases)["corpus_digest"], before["corpus_digest"]);
 
     // Without --version: the current version's record taken again from the files.
-    std::fs::write(&file, text_of(&file).replacen("expect: allowed }", "expect: disallowed }", 1)).unwrap();
+    std::fs::write(
+        &file,
+        text_of(&file).replacen("expect: allowed }", "expect: disallowed }", 1),
+    )
+    .unwrap();
     let again = run_binary(dir.path(), &["cases", "freeze", "--cases", "cases"]);
     assert_eq!(again.code, 0, "{again:?}");
     assert_eq!(record(&cases)["version"], "2.0.0");

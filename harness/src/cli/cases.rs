@@ -72,7 +72,8 @@ fn freeze(version: Option<Version>, cases: Option<PathBuf>) -> Result<Exit, Erro
     let heading = |e: &Vec<LocatedError>| format!("{} problem(s) in {}", e.len(), folder.display());
     if let (None, Some(first)) = (record_in(&folder)?, &version) {
         // The first release: nothing to hold the changes to.
-        let cases = load_corpus(&[folder.clone()]).map_err(|e| problems(heading(&e), e))?;
+        let cases =
+            load_corpus(std::slice::from_ref(&folder)).map_err(|e| problems(heading(&e), e))?;
         return write_record(&folder, Record::of(first.clone(), &cases));
     }
     let versioned = Versioned::load(&folder).map_err(|e| problems(heading(&e), e))?;

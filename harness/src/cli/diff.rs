@@ -97,13 +97,11 @@ fn against_expectations(args: &Args) -> Result<Exit, Error> {
         ));
     };
     let new = load(path).map_err(input)?;
-    let Some(actual) = new
-        .adapter(&file.adapter)
-        .or_else(|| match new.adapters.as_slice() {
-            [only] => Some(only),
-            _ => None,
-        })
-    else {
+    let only = match new.adapters.as_slice() {
+        [only] => Some(only),
+        _ => None,
+    };
+    let Some(actual) = new.adapter(&file.adapter).or(only) else {
         return Err(Error::Usage(format!(
             "{}: no adapter `{}`, the expectation file's",
             path.display(),
