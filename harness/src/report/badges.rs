@@ -39,11 +39,8 @@ impl Badge {
         Badge {
             schema_version: 1,
             label: format!("robotstxt-test {}", run.handshake.profile),
-            // One decimal, rounded down, so that a badge never claims a pass it does not have.
-            message: percent.map_or_else(
-                || "no data".to_owned(),
-                |p| format!("{:.1}%", (p * 10.0).floor() / 10.0),
-            ),
+            // One decimal, as the matrix shows the same score.
+            message: percent.map_or_else(|| "no data".to_owned(), |p| format!("{p:.1}%")),
             color: percent.map_or("lightgrey", |p| {
                 COLOURS
                     .iter()
