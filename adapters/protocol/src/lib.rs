@@ -3,11 +3,11 @@
 //! parser.
 //!
 //! - [`wire`]: every message as a serde type. The harness encodes and decodes through them, and
-//!   `adapters/protocol.schema.json` is generated from them ([`schema`], behind the `schema`
-//!   feature).
+//!   `adapters/protocol.schema.json` is generated from them (module `schema`, behind the
+//!   `schema` feature).
 //! - [`serve`](serve()) and [`serve_batch`]: the adapter kit. A Rust adapter is its handshake
 //!   and its call into the parser; the kit does the rest.
-//! - [`build`] (the `build` feature) and [`handshake!`]: a Rust adapter of this repository
+//! - module `build` (the `build` feature) and [`handshake!`]: a Rust adapter of this repository
 //!   answers its hello with what its own `adapter.yaml` says, read by its build script.
 //!
 //! The crate lives under `adapters/` because the Rust adapters are built from the copy of
