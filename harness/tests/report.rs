@@ -66,8 +66,7 @@ fn writes_every_file() {
         .collect();
     names.sort();
     assert_eq!(names.len(), 6, "{names:?}");
-    let fake: serde_json::Value =
-        serde_json::from_str(&read(&badges, "fake.json")).unwrap();
+    let fake: serde_json::Value = serde_json::from_str(&read(&badges, "fake.json")).unwrap();
     assert_eq!(fake["schemaVersion"], 1);
     assert_eq!(fake["label"], "robotstxt-test norobots-1994");
     assert!(fake["message"].as_str().unwrap().ends_with('%'), "{fake}");
@@ -75,7 +74,10 @@ fn writes_every_file() {
         serde_json::from_str(&read(&badges, "nonexistent-adapter.json")).unwrap();
     assert_eq!(missing["message"], "no data");
     assert_eq!(missing["color"], "lightgrey");
-    let evil = read(&badges, "evil-img-src-x-onerror--document.title--pwned-name-----_-x--y-.svg");
+    let evil = read(
+        &badges,
+        "evil-img-src-x-onerror--document.title--pwned-name-----_-x--y-.svg",
+    );
     assert!(!evil.contains("<img"), "{evil}");
 }
 

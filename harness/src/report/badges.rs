@@ -17,7 +17,7 @@ pub struct Badge {
     pub schema_version: u32,
     pub label: String,
     pub message: String,
-    /// A shields.io colour name; the SVG draws it as [`Badge::hex`].
+    /// A shields.io colour name, which the SVG draws as its hexadecimal value.
     pub color: &'static str,
 }
 

@@ -4,7 +4,7 @@
 //! `report --history DIR`.
 //!
 //! Every text drawn comes from adapters (names, versions) or from files, and goes through
-//! [`markup::html`].
+//! [`crate::output::markup::html`].
 
 use std::fmt::Write as _;
 
