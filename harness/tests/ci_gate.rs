@@ -5,30 +5,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use common::{output_of, Output, FAKE_ADAPTER};
-
-fn checkout() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-/// The target folder this test was built in, which the install reuses.
-fn target_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => std::env::current_exe()
-            .unwrap()
-            .ancestors()
-            .nth(3)
-            .unwrap()
-            .to_owned(),
-    }
-}
+use common::{checkout, output_of, target_dir, Output, FAKE_ADAPTER};
 
 fn gate(repo: &Path, root: &Path) -> (Output, String) {
     let summary = repo.join("summary.md");

@@ -2,16 +2,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use common::{run_binary, Scratch};
-
-fn checkout() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
+use common::{checkout, run_binary, Scratch};
 
 /// `(fixed, broken, changed)` of every adapter in a `diff --format json` output.
 fn counts(json: &str) -> Vec<(String, usize, usize, usize)> {

@@ -4,10 +4,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{output_of, FAKE_ADAPTER};
+use common::{checkout, output_of, FAKE_ADAPTER};
 
 const SECTIONS: [&str; 4] = [
     "Cite a result",
@@ -15,13 +14,6 @@ const SECTIONS: [&str; 4] = [
     "Add the badge",
     "Use it in CI",
 ];
-
-fn checkout() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
 
 /// A section's lines, up to the next heading.
 fn section(readme: &str, title: &str) -> Vec<String> {
