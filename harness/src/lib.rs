@@ -11,6 +11,7 @@
 
 pub mod atomic;
 pub mod compare;
+pub mod diff;
 pub mod fuzz;
 pub mod limits;
 pub mod output;

@@ -68,6 +68,9 @@ fn build_and_swap(out: &Path, staging: &Path, files: &[(String, Vec<u8>)]) -> io
     }
     for (name, bytes) in files {
         let path = staging.join(name);
+        if let Some(folder) = path.parent() {
+            fs::create_dir_all(folder)?;
+        }
         fs::write(&path, bytes)?;
         fs::File::open(&path)?.sync_all()?;
     }
@@ -88,7 +91,11 @@ fn copy_others(from: &Path, to: &Path, files: &[(String, Vec<u8>)]) -> io::Resul
         let entry = entry?;
         let name = entry.file_name();
         let text = name.to_string_lossy();
-        if files.iter().any(|(n, _)| *n == text) || is_temporary_name(&text) {
+        // A folder the files are written into (`badges/`) is the report's own: replaced whole,
+        // so that nothing of the old one is left in it, or written through a hard link.
+        let owned =
+            |n: &String| *n == text || n.strip_prefix(&*text).is_some_and(|r| r.starts_with('/'));
+        if files.iter().any(|(n, _)| owned(n)) || is_temporary_name(&text) {
             continue;
         }
         let source = entry.path();

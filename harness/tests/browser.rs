@@ -193,3 +193,48 @@ fn the_page_renders_and_no_case_content_runs() {
         );
     }
 }
+
+/// The published page charts each parser's score over its versions: at least two parsers with
+/// three or more versions each, drawn (inline SVG, laid out by the browser) with every release
+/// step linked to its diff page, which exists.
+#[test]
+fn the_published_page_charts_scores_over_versions() {
+    let Some(chromium) = chromium() else {
+        eprintln!(
+            "skipped: no `chromium` on PATH (Debian: apt-get install chromium; .ci/run installs it)"
+        );
+        return;
+    };
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("../reports");
+    let profile = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", reports.join("index.html").display());
+    let dom = headless(&chromium, profile.path(), &url, &["--dump-dom"]);
+    assert!(dom.contains("data-rendered=\""), "the page's script ran");
+    let series: Vec<(usize, usize)> = dom
+        .split("<figure class=\"chart\" data-kind=\"versions\" data-points=\"")
+        .skip(1)
+        .map(|rest| {
+            let points: usize = rest.split('"').next().unwrap().parse().unwrap();
+            let figure = rest.split("</figure>").next().unwrap();
+            (points, figure.matches("<circle class=\"point\"").count())
+        })
+        .collect();
+    let long = series
+        .iter()
+        .filter(|(points, drawn)| *points >= 3 && drawn == points)
+        .count();
+    assert!(
+        long >= 2,
+        "charts over versions (points, drawn): {series:?}"
+    );
+    let links: Vec<&str> = dom
+        .split("<a class=\"step\" href=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    assert!(links.len() >= 4, "{links:?}");
+    for link in links {
+        assert!(reports.join(link).is_file(), "{link} is written");
+    }
+    assert!(dom.contains("data-kind=\"time\""), "a chart over time");
+}

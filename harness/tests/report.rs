@@ -50,6 +50,7 @@ fn writes_every_file() {
         [
             "README.md",
             "SCHEMA.md",
+            "badges",
             "evil-img-src-x-onerror--document.title--pwned-name-----_-x--y-.md",
             "fake.md",
             "index.html",
@@ -57,6 +58,27 @@ fn writes_every_file() {
             "results.json"
         ]
     );
+    // A badge and its shields.io endpoint per adapter; the hostile name is text in the SVG.
+    let badges = out.join("badges");
+    let mut names: Vec<String> = std::fs::read_dir(&badges)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 6, "{names:?}");
+    let fake: serde_json::Value = serde_json::from_str(&read(&badges, "fake.json")).unwrap();
+    assert_eq!(fake["schemaVersion"], 1);
+    assert_eq!(fake["label"], "robotstxt-test norobots-1994");
+    assert!(fake["message"].as_str().unwrap().ends_with('%'), "{fake}");
+    let missing: serde_json::Value =
+        serde_json::from_str(&read(&badges, "nonexistent-adapter.json")).unwrap();
+    assert_eq!(missing["message"], "no data");
+    assert_eq!(missing["color"], "lightgrey");
+    let evil = read(
+        &badges,
+        "evil-img-src-x-onerror--document.title--pwned-name-----_-x--y-.svg",
+    );
+    assert!(!evil.contains("<img"), "{evil}");
 }
 
 #[test]

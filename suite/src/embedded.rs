@@ -11,6 +11,7 @@ use include_dir::{include_dir, Dir, DirEntry};
 
 use crate::cases::{parse_file, Case, CaseError};
 use crate::located::LocatedError;
+use crate::release::{Record, RECORD_FILE};
 
 static EMBEDDED: Dir<'static> = include_dir!("$OUT_DIR/suite");
 
@@ -29,6 +30,17 @@ const fn const_str_is_true(value: &str) -> bool {
 pub fn embedded_description() -> String {
     let changes = if MODIFIED { " with local changes" } else { "" };
     format!("embedded (robotstxt-test {VERSION}, suite commit {COMMIT}{changes})")
+}
+
+/// The release record the embedded corpus carries (`cases/suite-version.json`), if it carries one.
+pub fn embedded_record() -> Result<Option<Record>, LocatedError> {
+    let path = Path::new("cases").join(RECORD_FILE);
+    let Some(file) = EMBEDDED.get_file(&path) else {
+        return Ok(None);
+    };
+    let text = std::str::from_utf8(file.contents())
+        .map_err(|e| LocatedError::new(&path, None, format!("not UTF-8: {e}")))?;
+    Record::parse(text, &path).map(Some)
 }
 
 /// Every embedded case file, with its path under the suite root (`cases/<file>`), sorted by
@@ -145,5 +157,15 @@ mod tests {
         let ids = |cases: &[Case]| cases.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
         assert_eq!(ids(&embedded), ids(&on_disk));
         assert!(embedded.iter().all(|c| c.file.starts_with("cases")));
+    }
+
+    #[test]
+    fn the_embedded_corpus_carries_its_release_record() {
+        let record = embedded_record()
+            .expect("the record reads")
+            .expect("it is carried");
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+        let on_disk = crate::release::record_in(&checkout).unwrap().unwrap();
+        assert_eq!(record, on_disk);
     }
 }

@@ -12,7 +12,8 @@
 //! asking a suspect check again ([`reask`]), what causes a parser to answer otherwise ([`cause`])
 //! and the non-passes of a run grouped by it ([`grouping`]),
 //! expectation files and the gate that judges a run against one ([`expectations`]), and the text
-//! blocks that show a case and a failure ([`blocks`], [`visible`]).
+//! blocks that show a case and a failure ([`blocks`], [`visible`]), and the corpus's own version,
+//! which results cite, with the digest of the cases as run ([`release`]).
 //!
 //! # The case format
 //!
@@ -71,6 +72,7 @@ pub mod located;
 pub mod quotes;
 pub mod readings;
 pub mod reask;
+pub mod release;
 pub mod rivals;
 pub mod run;
 pub mod spec;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use robotstxt_runtime::{cache, suite};
 use robotstxt_suite::cases::{load_corpus, Case};
 use robotstxt_suite::embedded;
+use robotstxt_suite::release::{record_in, CorpusId, Record};
 
 use super::select::AdapterArgs;
 use super::Error;
@@ -15,13 +16,15 @@ pub struct Corpus {
     pub cases: Vec<Case>,
     /// The suite commit and whether its files differed from it, for reports.
     pub commit: (String, bool),
+    /// The corpus's version and the digest of its cases, which results carry.
+    pub id: CorpusId,
 }
 
 /// Loads the corpus: the `explicit` paths (`--cases`), else the checkout's `cases/`, else the
-/// embedded copy; prints which on stderr.
+/// embedded copy; prints which on stderr, with its version and digest.
 pub fn load(explicit: &[PathBuf]) -> Result<Corpus, Error> {
     let checkout = suite::current_checkout();
-    let (loaded, shown, commit) = match (explicit.is_empty(), &checkout) {
+    let (loaded, shown, commit, record) = match (explicit.is_empty(), &checkout) {
         (false, _) | (true, Some(_)) => {
             let paths = if explicit.is_empty() {
                 vec![checkout.as_ref().map(|root| root.join("cases")).unwrap()]
@@ -35,12 +38,19 @@ pub fn load(explicit: &[PathBuf]) -> Result<Corpus, Error> {
                 Some(root) => robotstxt_test::report::suite_commit(root),
                 None => (embedded::COMMIT.to_owned(), embedded::MODIFIED),
             };
-            (load_corpus(&paths), shown.join(", "), commit)
+            // A corpus is versioned by the record at its root; several roots make a corpus of
+            // one's own, which has none.
+            let record = match paths.as_slice() {
+                [root] if root.is_dir() => record_in(root)?,
+                _ => None,
+            };
+            (load_corpus(&paths), shown.join(", "), commit, record)
         }
         (true, None) => (
             embedded::embedded_cases(),
             embedded::embedded_description(),
             (embedded::COMMIT.to_owned(), embedded::MODIFIED),
+            embedded::embedded_record()?,
         ),
     };
     let cases = loaded.map_err(|errors| Error::Problems {
@@ -52,8 +62,19 @@ pub fn load(explicit: &[PathBuf]) -> Result<Corpus, Error> {
             "no case found in {shown}: a run of zero cases would pass any gate"
         )));
     }
-    eprintln!("corpus: {shown}");
-    Ok(Corpus { cases, commit })
+    let id = CorpusId::of(&cases, record.as_ref());
+    eprintln!("corpus: {shown} ({id})");
+    Ok(Corpus { cases, commit, id })
+}
+
+/// The embedded corpus's id, as `--version` names it.
+pub fn embedded_id() -> Result<CorpusId, Error> {
+    let cases = embedded::embedded_cases().map_err(|errors| Error::Problems {
+        heading: format!("{} problem(s) in the embedded case files", errors.len()),
+        problems: errors,
+    })?;
+    let record: Option<Record> = embedded::embedded_record()?;
+    Ok(CorpusId::of(&cases, record.as_ref()))
 }
 
 /// The corpus as a folder of files, for what reads case files itself: the checkout's `cases/`,

@@ -21,6 +21,7 @@ use robotstxt_suite::located::LocatedError;
 use robotstxt_test::atomic::WriteError;
 use robotstxt_test::fuzz::known::KnownError;
 use robotstxt_test::limits::SecondsError;
+use robotstxt_test::report::history::HistoryError;
 use robotstxt_test::survey::census::CensusError;
 use robotstxt_test::survey::corpus::CorpusError;
 use robotstxt_test::survey::hosts::PlanError;
@@ -93,6 +94,9 @@ pub enum Error {
     /// The reports' folder could not be replaced.
     #[error("cannot write the reports: {0}")]
     Reports(io::Error),
+    /// The history folder could not be written, or a file in it read.
+    #[error("report --history: {0}")]
+    History(#[from] robotstxt_test::report::history::HistoryError),
     /// Standard output failed (a full disk behind a redirection); a closed one exits 141.
     #[error("standard output: {0}")]
     Stdout(io::Error),
@@ -159,6 +163,10 @@ impl Error {
             | Error::Write(_)
             | Error::Reports(_)
             | Error::Stdout(_) => Exit::Output,
+            // A file of the history that does not read is bad input; one that cannot be
+            // written is output.
+            Error::History(HistoryError::Read(_) | HistoryError::Date { .. }) => Exit::Input,
+            Error::History(_) => Exit::Output,
         };
         if self.is_closed_stdout() {
             STDOUT_CLOSED as u8

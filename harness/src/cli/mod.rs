@@ -6,6 +6,7 @@ mod cases;
 mod check;
 mod compare;
 mod corpus;
+mod diff;
 mod error;
 mod fuzz;
 mod gate;
@@ -54,16 +55,27 @@ impl From<Exit> for ExitCode {
 
 /// Conformance suite and differential harness for robots.txt parsers.
 #[derive(Debug, Parser)]
-#[command(name = "robotstxt-test", version, about, long_about = None, after_help = EXIT_CODES)]
+#[command(
+    name = "robotstxt-test",
+    about,
+    long_about = None,
+    after_help = EXIT_CODES,
+    disable_version_flag = true,
+    arg_required_else_help = true
+)]
 pub struct Cli {
+    /// Print the tool's version, the corpus's suite version and its digest.
+    #[arg(short = 'V', long)]
+    version: bool,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     Check(check::Args),
     Compare(compare::Args),
+    Diff(diff::Args),
     Run(run::Args),
     Report(report::Args),
     Adapters(adapters::Args),
@@ -74,9 +86,21 @@ enum Command {
 }
 
 pub fn execute(cli: Cli) -> Result<Exit, Error> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        // `arg_required_else_help` leaves only `--version` to get here.
+        let id = corpus::embedded_id()?;
+        error::print_line(&format!(
+            "robotstxt-test {} (suite {}, corpus {})",
+            env!("CARGO_PKG_VERSION"),
+            id.version_shown(),
+            id.digest
+        ))?;
+        return Ok(Exit::Ok);
+    };
+    match command {
         Command::Check(args) => check::execute(args),
         Command::Compare(args) => compare::execute(args),
+        Command::Diff(args) => diff::execute(args),
         Command::Run(args) => run::execute(args),
         Command::Report(args) => report::execute(args),
         Command::Adapters(args) => adapters::execute(args),

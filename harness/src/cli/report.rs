@@ -42,6 +42,11 @@ pub struct Args {
     /// the reasons and issues of checks already listed.
     #[arg(long)]
     update_expectations: bool,
+    /// Also keep this report's `results.json` in DIR, named by date and suite version
+    /// (`2026-11-26-suite-1.0.0.json`), and chart every report kept there: each parser's score
+    /// over time.
+    #[arg(long, value_name = "DIR")]
+    history: Option<PathBuf>,
     #[command(flatten)]
     select: AdapterArgs,
 }
@@ -107,11 +112,25 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         suite_commit,
         suite_modified,
         tool_version: env!("CARGO_PKG_VERSION").to_owned(),
+        corpus: corpus.id,
         command: super::invocation(),
         date: report::utc_now(),
         cases,
         adapters,
+        history: Vec::new(),
     };
+    let mut report = report;
+    if let Some(folder) = &args.history {
+        let results = report::json::document(&report).map_err(Error::Reports)?;
+        let kept = report::history::keep(
+            folder,
+            &report.date,
+            &report.corpus.version_shown(),
+            &results,
+        )?;
+        eprintln!("kept {}", kept.display());
+        report.history = report::history::read(folder)?;
+    }
     let written = report::write(&report, &out).map_err(Error::Reports)?;
     for adapter in &report.adapters {
         let total = report::matrix::Cell::decided(&adapter.claimed);

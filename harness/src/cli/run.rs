@@ -9,6 +9,7 @@ use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
+use robotstxt_suite::release::CorpusId;
 use robotstxt_suite::run::{Outcome, Scoring};
 use robotstxt_suite::visible::{cut_middle, json_escaped, shown};
 use robotstxt_test::output::grouped::human_grouped;
@@ -34,6 +35,9 @@ pub enum Format {
     Junit,
     /// A short summary for a CI job summary.
     Markdown,
+    /// GitHub Actions annotations: each regression an `::error file=...,line=...` on the
+    /// expectation file's entry, then a summary line per engine.
+    Github,
 }
 
 /// Run the case corpus and score every check.
@@ -72,7 +76,8 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
-    let cases = corpus::load(&args.cases)?.cases;
+    let loaded = corpus::load(&args.cases)?;
+    let (cases, corpus_id) = (loaded.cases, loaded.id);
     let opened = if args.select.any() {
         // A gate must not pass because an adapter quietly went missing: with expectations, `all`
         // keeps the adapters this machine cannot run, and they fail the run as unavailable.
@@ -193,12 +198,17 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             (_, true, false) => Exit::Failures,
         };
     }
-    print(&render(&args, &runs, &cases)?)?;
+    print(&render(&args, &runs, &cases, &corpus_id)?)?;
     Ok(exit)
 }
 
 /// The run in the format asked for.
-fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String, Error> {
+fn render(
+    args: &Args,
+    runs: &[EngineRun<'_>],
+    cases: &[Case],
+    corpus_id: &CorpusId,
+) -> Result<String, Error> {
     let strict = args.gate.strict;
     Ok(match args.format {
         Format::Human | Format::Long => {
@@ -228,7 +238,7 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
             let documents: Vec<RunDocument> = runs
                 .iter()
                 .map(|run| {
-                    let mut doc = RunDocument::new(run, args.profile, cases);
+                    let mut doc = RunDocument::new(run, args.profile, corpus_id, cases);
                     doc.gate = run
                         .gate
                         .map(|(e, judged)| GateDocument::new(e, judged, cases, run.results));
@@ -245,6 +255,7 @@ fn render(args: &Args, runs: &[EngineRun<'_>], cases: &[Case]) -> Result<String,
         }
         Format::Junit => junit::document(runs, cases, strict),
         Format::Markdown => summary::markdown(runs, cases, strict),
+        Format::Github => robotstxt_test::output::github::annotations(runs, cases, strict),
     })
 }
 

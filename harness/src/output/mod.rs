@@ -3,6 +3,7 @@
 //! Markdown summary for CI job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every
 //! writer uses ([`markup`]).
 
+pub mod github;
 pub mod grouped;
 pub mod junit;
 pub mod markup;
@@ -14,6 +15,7 @@ use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
 use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::release::{CheckDigests, CorpusId};
 use robotstxt_suite::run::{CheckResult, Outcome, Summary};
 use robotstxt_suite::visible::{shown, Outside};
 use serde::Serialize;
@@ -152,6 +154,10 @@ pub struct RunDocument {
     pub adapter: String,
     /// The profile checks were scored under by preference: forced, or claimed by the engine.
     pub profile: String,
+    /// The corpus's suite version (`1.0.0`, `1.0.0+changes`, `none`) and digest, as in
+    /// `results.json`.
+    pub suite_version: String,
+    pub corpus_digest: String,
     pub handshake: Handshake,
     pub summary: Summary,
     /// Why the adapter could not run, or how it broke down part way (with its stderr tail).
@@ -213,6 +219,8 @@ pub struct ResultRow {
     pub check: usize,
     pub agent: String,
     pub path: String,
+    /// What the check asks and how it is scored, as one short digest (as in `results.json`).
+    pub digest: String,
     /// `allowed`, `disallowed` or `unspecified` (also when the check names no profile to score).
     pub expected: String,
     /// The engine's verdict; `null` when it gave none.
@@ -220,16 +228,27 @@ pub struct ResultRow {
     pub outcome: Outcome,
     /// The profile whose expectation scored the check; `null` when none did.
     pub scored_under: Option<String>,
+    /// What causes a non-pass, as `run` groups it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<robotstxt_suite::cause::Cause>,
     /// The parser's error message or the engine's failure, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<Outside>,
 }
 
 impl RunDocument {
-    pub fn new(run: &EngineRun<'_>, profile: Option<Profile>, cases: &[Case]) -> RunDocument {
+    pub fn new(
+        run: &EngineRun<'_>,
+        profile: Option<Profile>,
+        corpus: &CorpusId,
+        cases: &[Case],
+    ) -> RunDocument {
         let (handshake, results) = (run.handshake, run.results);
         let id = |i: &usize| format!("{}#{}", cases[results[*i].case].id, results[*i].check);
+        let digest = |r: &CheckResult| CheckDigests::of(&cases[r.case], r.check).short();
         RunDocument {
+            suite_version: corpus.version_shown(),
+            corpus_digest: corpus.digest.clone(),
             adapter: handshake.name.clone(),
             profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
             handshake: handshake.clone(),
@@ -246,6 +265,7 @@ impl RunDocument {
                         check: r.check,
                         agent: check.agent.clone(),
                         path: check.path.clone(),
+                        digest: digest(r),
                         expected: r
                             .expected
                             .map_or_else(|| "unspecified".to_owned(), |e| e.to_string()),
@@ -253,6 +273,7 @@ impl RunDocument {
                         outcome: r.outcome,
                         scored_under: r.scored_under.map(|p| p.name().to_owned()),
                         detail: r.detail.clone(),
+                        cause: crate::report::json::cause_of(&cases[r.case], r),
                     }
                 })
                 .collect(),

@@ -31,6 +31,8 @@ use super::Report;
 
 const TEMPLATE: &str = include_str!("page.html");
 const PLACEHOLDER: &str = "/*DATA*/";
+/// Where the charts go: drawn here, not by the page's script.
+const CHARTS: &str = "<!--CHARTS-->";
 
 #[derive(Serialize)]
 struct PageData<'a> {
@@ -318,5 +320,7 @@ pub fn page(report: &Report) -> String {
     };
     let json = serde_json::to_string(&data).expect("the page data always serializes");
     // `replacen` does not look for the placeholder again inside what it inserted.
-    TEMPLATE.replacen(PLACEHOLDER, &markup::json_in_script(&json), 1)
+    TEMPLATE
+        .replacen(CHARTS, &super::chart::section(report, &report.history), 1)
+        .replacen(PLACEHOLDER, &markup::json_in_script(&json), 1)
 }

@@ -8,8 +8,10 @@ use base64::Engine as _;
 use serde::Serialize;
 
 use robotstxt_suite::cases::{Case, Ruling};
+use robotstxt_suite::cause::Cause;
 use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::readings::Reading;
+use robotstxt_suite::release::digest::short_check_digests;
 use robotstxt_suite::run::{CheckResult, Outcome};
 use robotstxt_suite::spec::Spec;
 use robotstxt_suite::visible::Outside;
@@ -28,6 +30,9 @@ struct Document<'a> {
     suite_commit: &'a str,
     suite_modified: bool,
     tool_version: &'a str,
+    /// The corpus's version (`1.0.0`, `1.0.0+changes`, `none`) and its digest.
+    suite_version: String,
+    corpus_digest: &'a str,
     command: &'a str,
     date: &'a str,
     profiles: Vec<&'static str>,
@@ -56,6 +61,9 @@ struct CheckDoc<'a> {
     id: String,
     agent: &'a str,
     path: &'a str,
+    /// What the check asks and how it is scored, as one short digest: two files whose check of
+    /// one id has the same digest can be compared there.
+    digest: String,
     /// Per profile: `allowed`, `disallowed` or `unspecified`; a profile the check does not name
     /// is absent.
     expect: BTreeMap<&'static str, String>,
@@ -135,6 +143,9 @@ struct Outcomes<'a> {
     /// Per scoring, the readings the check rests on there; absent where it rests on none.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     rests_on: BTreeMap<String, Vec<&'static str>>,
+    /// What causes a non-pass under the claimed profile, as `run` groups it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cause: Option<Cause>,
 }
 
 /// The document, with one check per line (see `Lines`) so that regenerated files diff by line.
@@ -144,6 +155,8 @@ pub fn document(report: &Report) -> std::io::Result<String> {
         suite_commit: &report.suite_commit,
         suite_modified: report.suite_modified,
         tool_version: &report.tool_version,
+        suite_version: report.corpus.version_shown(),
+        corpus_digest: &report.corpus.digest,
         command: &report.command,
         date: &report.date,
         profiles: robotstxt_reference::Profile::ALL
@@ -165,6 +178,7 @@ pub fn document(report: &Report) -> std::io::Result<String> {
 }
 
 fn case_doc(case: &Case) -> CaseDoc<'_> {
+    let digests = short_check_digests(case);
     CaseDoc {
         id: &case.id,
         group: &case.group,
@@ -188,6 +202,7 @@ fn case_doc(case: &Case) -> CaseDoc<'_> {
                 id: format!("{}#{i}", case.id),
                 agent: &c.agent,
                 path: &c.path,
+                digest: digests[i].clone(),
                 expect: expect_map(&c.expect),
                 readings: c.readings.iter().map(Reading::name).collect(),
                 reported: c.reported.map(|r| r.as_str()),
@@ -262,6 +277,7 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
                         .then(|| (name.clone(), rests.iter().map(Reading::name).collect()))
                 })
                 .collect(),
+            cause: cause_of(&cases[r.case], r),
         })
         .collect();
     AdapterDoc {
@@ -378,4 +394,11 @@ impl serde_json::ser::Formatter for Lines {
 fn round(value: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (value * scale).round() / scale
+}
+
+/// The cause of a result that `run` groups, as [`robotstxt_suite::grouping`] reads it: the one
+/// place results files take it from, so that `diff` groups as `run` does.
+pub fn cause_of(case: &Case, result: &CheckResult) -> Option<Cause> {
+    robotstxt_suite::grouping::is_grouped(result)
+        .then(|| robotstxt_suite::cause::of_result(case, result))
 }

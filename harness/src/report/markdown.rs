@@ -21,6 +21,8 @@ use super::matrix::{self, Cell};
 use super::reported;
 use super::versions::{self, Pair};
 use super::{AdapterRun, Report};
+use crate::diff::render::{self, Comparison};
+use crate::diff::ResultsFile;
 
 /// File names (without `.md`) for the adapters' pages, in adapter order: the adapter's name with
 /// anything but letters, digits, `.`, `_` and `-` replaced, made unique, and never one of the
@@ -498,11 +500,11 @@ fn versions_section(report: &Report, pairs: &[Pair], names: &[String]) -> String
     if pairs.is_empty() {
         return String::new();
     }
-    let mut out = "\n## One parser at two versions\n\n\
-                   Checks answered differently by two releases of the same parser (each page \
-                   lists them).\n\n\
-                   | parser | older | newer | checks changed | fixed | broken | changed otherwise |\n\
-                   |---|---|---|---:|---:|---:|---:|\n"
+    let mut out = "\n## One parser over its versions\n\n\
+                   Checks answered differently by each release of a parser and the one before \
+                   (each adapter page and each diff lists them).\n\n\
+                   | parser | older | newer | checks changed | fixed | broken | changed otherwise | diff |\n\
+                   |---|---|---|---:|---:|---:|---:|---|\n"
         .to_owned();
     for pair in pairs {
         let (fixed, broken, changed) = pair.counts();
@@ -512,14 +514,29 @@ fn versions_section(report: &Report, pairs: &[Pair], names: &[String]) -> String
         };
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {fixed} | {broken} | {changed} |",
+            "| {} | {} | {} | {} | {fixed} | {broken} | {changed} | [diff](diffs/{}) |",
             md(&report.adapters[pair.older].handshake.parser),
             link(pair.older),
             link(pair.newer),
             pair.changes.len(),
+            pair.page(report),
         );
     }
     out
+}
+
+/// The page of one release step (`diffs/<parser>-<older>-<newer>.md`): `diff` of the two
+/// versions' results, every moved check listed.
+pub fn step_page(report: &Report, pair: &Pair) -> String {
+    let file = |i: usize| ResultsFile {
+        path: "results.json".into(),
+        suite_version: Some(report.corpus.version_shown()),
+        corpus_digest: Some(report.corpus.digest.clone()),
+        date: Some(report.date.clone()),
+        adapters: vec![versions::results_of(report, &report.adapters[i])],
+    };
+    let comparison = Comparison::of(&file(pair.older), &file(pair.newer), None);
+    render::markdown_listing(&comparison, usize::MAX)
 }
 
 fn first_line(text: &str) -> String {

@@ -311,6 +311,7 @@ mod tests {
             suite_commit: "unknown".to_owned(),
             suite_modified: false,
             tool_version: "0".to_owned(),
+            corpus: robotstxt_suite::release::CorpusId::of(&cases, None),
             command: "robotstxt-test report".to_owned(),
             date: "1970-01-01T00:00:00Z".to_owned(),
             adapters: vec![
@@ -320,6 +321,7 @@ mod tests {
                 adapter("also-good", &cases, &[right, open]),
             ],
             cases,
+            history: Vec::new(),
         };
         let groups = groups(&report.cases);
         assert_eq!(

@@ -6,10 +6,15 @@
 //! ([`side_by_side::run_engines`]), and scores that one reply under the adapter's claimed profile
 //! and under every profile of [`Profile::ALL`] with [`run::score`]. [`matrix`] turns the results
 //! into the numbers and groupings every page shows, and [`versions`] the checks that changed
-//! between two versions of one parser; [`markdown`], [`html`] and [`json`] render them.
+//! between each version of one parser and the next; [`markdown`], [`html`] and [`json`] render
+//! them, with [`chart`] drawing the scores over versions and over time ([`history`]), and
+//! [`badges`] a badge per adapter. Each release step's diff is written under `diffs/`.
 //! [`write()`] renders everything in memory first and only then replaces the folder in one step
 //! ([`crate::swap`]), so a run that fails leaves the previous reports as they were.
 
+pub mod badges;
+pub mod chart;
+pub mod history;
 pub mod html;
 pub mod json;
 pub mod markdown;
@@ -42,12 +47,17 @@ pub struct Report {
     /// Whether the suite's files differed from that commit.
     pub suite_modified: bool,
     pub tool_version: String,
+    /// The corpus's suite version and digest, which results files carry.
+    pub corpus: robotstxt_suite::release::CorpusId,
     /// The command that made the report, as typed (`robotstxt-test report --adapter-cmd ...`).
     pub command: String,
     /// When the report was made: UTC, ISO 8601, to the second.
     pub date: String,
     pub cases: Vec<Case>,
     pub adapters: Vec<AdapterRun>,
+    /// Earlier results kept with `report --history DIR`, oldest first (this report's own
+    /// results among them), for the charts over time.
+    pub history: Vec<crate::diff::ResultsFile>,
 }
 
 /// One adapter over the corpus.
@@ -340,6 +350,11 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
     for (adapter, name) in report.adapters.iter().zip(&names) {
         let page = markdown::adapter_page(report, adapter);
         files.push((format!("{name}.md"), page.into_bytes()));
+    }
+    files.extend(badges::files(&report.adapters, &names));
+    for pair in versions::pairs(report) {
+        let page = markdown::step_page(report, &pair);
+        files.push((format!("diffs/{}", pair.page(report)), page.into_bytes()));
     }
     replace_files(out, &files)?;
     Ok(files.into_iter().map(|(name, _)| out.join(name)).collect())

@@ -1,20 +1,30 @@
-//! One parser at two released versions, side by side: which checks changed between them.
+//! One parser at several released versions: which checks each release changed.
 //!
 //! An adapter's manifest may list other versions of its package (`versions:` in `adapter.yaml`);
 //! each runs as its own adapter named `<name>@<version>` beside `<name>`, the pinned version.
-//! [`pairs`] finds those pairs in a report and lists every check whose answer differs between
-//! the two, each marked as fixed, broken or changed from the older release to the newer: what
-//! answers "which release fixed or broke this?". The Markdown and HTML pages render this data.
+//! [`series`] finds each parser's versions in a report, oldest first, and [`pairs`] compares each
+//! release with the next through [`crate::diff`], the same comparison `robotstxt-test diff`
+//! makes of two results files: every check marked as fixed, broken or changed from the older
+//! release to the newer. The Markdown and HTML pages, and the chart of scores over versions,
+//! render this data.
 
 use std::cmp::Ordering;
 
-use robotstxt_reference::Verdict;
-
-use robotstxt_suite::run::{CheckResult, Outcome};
+use crate::diff::{self, from_run};
+pub use crate::diff::{Answer, Direction};
 
 use super::{AdapterRun, Report};
 
-/// Two versions of one parser, both with data.
+/// One parser's versions in a report, each with data: indices into the report's adapters,
+/// oldest release first. Only parsers with two versions or more make a series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Series {
+    /// The pinned version's adapter name (`python-protego`).
+    pub name: String,
+    pub members: Vec<usize>,
+}
+
+/// Two consecutive versions of one parser.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pair {
     /// Indices into the report's adapters: the older release and the newer one.
@@ -32,60 +42,12 @@ pub struct Change {
     pub check: usize,
     pub older: Answer,
     pub newer: Answer,
-}
-
-/// What one version made of a check.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Answer {
-    pub outcome: Outcome,
-    pub verdict: Option<Verdict>,
-}
-
-impl Answer {
-    fn of(result: &CheckResult) -> Answer {
-        Answer {
-            outcome: result.outcome,
-            verdict: result.actual,
-        }
-    }
-
-    /// `pass`, or `fail (allowed)`: the outcome with the verdict given, if any.
-    pub fn shown(&self) -> String {
-        match self.verdict {
-            Some(v) => format!("{} ({v})", self.outcome),
-            None => self.outcome.to_string(),
-        }
-    }
-}
-
-/// Which way a check moved from the older release to the newer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Not passed before, passed now.
-    Fixed,
-    /// Passed before, not now.
-    Broken,
-    /// Anything else: a different wrong answer, or a different answer to an unscored check.
-    Changed,
-}
-
-impl Direction {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Direction::Fixed => "fixed",
-            Direction::Broken => "broken",
-            Direction::Changed => "changed",
-        }
-    }
+    direction: Direction,
 }
 
 impl Change {
     pub fn direction(&self) -> Direction {
-        match (self.older.outcome, self.newer.outcome) {
-            (old, Outcome::Pass) if old != Outcome::Pass => Direction::Fixed,
-            (Outcome::Pass, new) if new != Outcome::Pass => Direction::Broken,
-            _ => Direction::Changed,
-        }
+        self.direction
     }
 }
 
@@ -99,55 +61,95 @@ impl Pair {
             count(Direction::Changed),
         )
     }
+
+    /// The file name of the step's diff page, under `diffs/`: `python-protego-0.3.1-0.6.2.md`.
+    pub fn page(&self, report: &Report) -> String {
+        let [older, newer] = [self.older, self.newer].map(|i| &report.adapters[i].handshake);
+        let base = older.name.split('@').next().unwrap_or(&older.name);
+        crate::limits::path_slug(&format!("{base}-{}-{}", older.version, newer.version)) + ".md"
+    }
 }
 
-/// Every pair of adapters in `report` that are one parser at two versions: `<name>@<version>`
-/// beside `<name>`, both with data and from the same parser, in report order.
-pub fn pairs(report: &Report) -> Vec<Pair> {
+/// Every parser of `report` with several versions: `<name>` and each `<name>@<version>` from the
+/// same parser with data, oldest first, in report order of the pinned one.
+pub fn series(report: &Report) -> Vec<Series> {
     let adapters = &report.adapters;
     let mut out = Vec::new();
-    for (other, run) in adapters.iter().enumerate() {
-        let Some((base, _)) = run.handshake.name.split_once('@') else {
-            continue;
-        };
-        let Some(pinned) = adapters.iter().position(|a| a.handshake.name == base) else {
-            continue;
-        };
-        let pinned_run = &adapters[pinned];
-        if !run.has_data()
-            || !pinned_run.has_data()
-            || pinned_run.handshake.parser != run.handshake.parser
-        {
+    for (pinned, run) in adapters.iter().enumerate() {
+        if run.handshake.name.contains('@') || !run.has_data() {
             continue;
         }
-        let (older, newer) =
-            match compare_versions(&run.handshake.version, &pinned_run.handshake.version) {
-                Ordering::Greater => (pinned, other),
-                _ => (other, pinned),
-            };
-        out.push(Pair {
-            older,
-            newer,
-            changes: changes(&adapters[older], &adapters[newer]),
+        let prefix = format!("{}@", run.handshake.name);
+        let mut members: Vec<usize> = std::iter::once(pinned)
+            .chain((0..adapters.len()).filter(|&i| {
+                let other = &adapters[i];
+                other.handshake.name.starts_with(&prefix)
+                    && other.has_data()
+                    && other.handshake.parser == run.handshake.parser
+            }))
+            .collect();
+        if members.len() < 2 {
+            continue;
+        }
+        members.sort_by(|&a, &b| {
+            compare_versions(
+                &adapters[a].handshake.version,
+                &adapters[b].handshake.version,
+            )
+        });
+        out.push(Series {
+            name: run.handshake.name.clone(),
+            members,
         });
     }
     out
 }
 
-/// The checks the two runs answered differently.
-fn changes(older: &AdapterRun, newer: &AdapterRun) -> Vec<Change> {
-    older
-        .claimed
+/// Each release of every series beside the next one, oldest first.
+pub fn pairs(report: &Report) -> Vec<Pair> {
+    series(report)
         .iter()
-        .zip(&newer.claimed)
-        .filter_map(|(o, n)| {
-            let (older, newer) = (Answer::of(o), Answer::of(n));
-            (older != newer).then_some(Change {
-                case: o.case,
-                check: o.check,
-                older,
-                newer,
-            })
+        .flat_map(|s| {
+            s.members
+                .windows(2)
+                .map(|w| (w[0], w[1]))
+                .collect::<Vec<_>>()
+        })
+        .map(|(older, newer)| Pair {
+            older,
+            newer,
+            changes: changes(report, &report.adapters[older], &report.adapters[newer]),
+        })
+        .collect()
+}
+
+/// The results as a results file records them, for [`crate::diff`].
+pub fn results_of(report: &Report, run: &AdapterRun) -> diff::AdapterResults {
+    let h = &run.handshake;
+    from_run(
+        &h.name,
+        &h.version,
+        run.has_data(),
+        &report.cases,
+        &run.claimed,
+    )
+}
+
+/// The checks the two runs answered differently, as `diff` finds them.
+fn changes(report: &Report, older: &AdapterRun, newer: &AdapterRun) -> Vec<Change> {
+    let found = diff::compare(&results_of(report, older), &results_of(report, newer));
+    found
+        .moved
+        .iter()
+        .map(|m| {
+            let r = &newer.claimed[m.index];
+            Change {
+                case: r.case,
+                check: r.check,
+                older: m.old,
+                newer: m.new,
+                direction: m.direction,
+            }
         })
         .collect()
 }
@@ -173,31 +175,5 @@ mod tests {
         assert_eq!(compare_versions("0.1.16", "0.7.0"), Ordering::Less);
         assert_eq!(compare_versions("3.0.1", "3.0.1"), Ordering::Equal);
         assert_eq!(compare_versions("3.0", "3.0.1"), Ordering::Less);
-    }
-
-    fn answer(outcome: Outcome, verdict: Option<Verdict>) -> Answer {
-        Answer { outcome, verdict }
-    }
-
-    #[test]
-    fn directions() {
-        let change = |older, newer| Change {
-            case: 0,
-            check: 0,
-            older,
-            newer,
-        };
-        let pass = answer(Outcome::Pass, Some(Verdict::Allowed));
-        let fail = answer(Outcome::Fail, Some(Verdict::Disallowed));
-        let error = answer(Outcome::Error, None);
-        let open_a = answer(Outcome::Unspecified, Some(Verdict::Allowed));
-        let open_d = answer(Outcome::Unspecified, Some(Verdict::Disallowed));
-        assert_eq!(change(fail, pass).direction(), Direction::Fixed);
-        assert_eq!(change(error, pass).direction(), Direction::Fixed);
-        assert_eq!(change(pass, error).direction(), Direction::Broken);
-        assert_eq!(change(fail, error).direction(), Direction::Changed);
-        assert_eq!(change(open_a, open_d).direction(), Direction::Changed);
-        assert_eq!(fail.shown(), "fail (disallowed)");
-        assert_eq!(error.shown(), "error");
     }
 }

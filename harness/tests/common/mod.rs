@@ -177,3 +177,25 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     found.sort();
     found
 }
+
+/// The root of this checkout.
+pub fn checkout() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_owned()
+}
+
+/// The target folder this test was built in (`<target>/<profile>/deps/<test binary>`), which a
+/// `cargo install --path` reuses.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::current_exe()
+            .unwrap()
+            .ancestors()
+            .nth(3)
+            .unwrap()
+            .to_owned(),
+    }
+}

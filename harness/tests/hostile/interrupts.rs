@@ -57,6 +57,7 @@ fn a_report_cleans_what_an_interrupted_one_left_and_replaces_the_folder_whole() 
         [
             "README.md",
             "SCHEMA.md",
+            "badges",
             "hostile-plain.md",
             "index.html",
             "results.json",

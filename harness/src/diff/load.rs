@@ -1,0 +1,299 @@
+//! Reading a results file for `diff`: a report's `results.json`, or what `run --format json`
+//! prints (one document, or an array of them for several engines). Files written before results
+//! carried a suite version and digests still read; they are compared check by check on ids alone.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use robotstxt_reference::Verdict;
+use robotstxt_suite::cause::Cause;
+use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::run::Outcome;
+
+use super::{AdapterResults, Answer, CheckState};
+
+/// The largest results file read: a report of every adapter is a few megabytes.
+pub const MAX_RESULTS_FILE: u64 = 256 * 1024 * 1024;
+
+/// One results file, whatever wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultsFile {
+    pub path: PathBuf,
+    /// `1.0.0`, `1.0.0+changes`, `none`; absent in files older than the suite version.
+    pub suite_version: Option<String>,
+    pub corpus_digest: Option<String>,
+    /// When the report was made (reports only).
+    pub date: Option<String>,
+    pub adapters: Vec<AdapterResults>,
+}
+
+impl ResultsFile {
+    /// The adapter named `name`.
+    pub fn adapter(&self, name: &str) -> Option<&AdapterResults> {
+        self.adapters.iter().find(|a| a.name == name)
+    }
+
+    /// `suite 1.0.0, corpus sha256:1a2b3c4d5e6f`, or what the file does not say.
+    pub fn corpus_shown(&self) -> String {
+        let version = self.suite_version.as_deref().unwrap_or("not recorded");
+        let digest = (self.corpus_digest.as_deref())
+            .map(|d| {
+                let hex = d.strip_prefix("sha256:").unwrap_or(d);
+                format!("sha256:{}", &hex[..hex.len().min(12)])
+            })
+            .unwrap_or_else(|| "not recorded".to_owned());
+        format!("suite {version}, corpus {digest}")
+    }
+}
+
+/// Why a results file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: larger than {MAX_RESULTS_FILE} bytes: not a results file", path.display())]
+    TooLarge { path: PathBuf },
+    #[error("{}:{line}: not a results file of `run --format json` or `report`: {message}", path.display())]
+    Shape {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Raw {
+    Report(RawReport),
+    Run(RawRun),
+    Runs(Vec<RawRun>),
+}
+
+#[derive(Deserialize)]
+struct RawReport {
+    #[allow(dead_code)]
+    schema: u32,
+    suite_version: Option<String>,
+    corpus_digest: Option<String>,
+    date: Option<String>,
+    cases: Vec<RawCase>,
+    adapters: Vec<RawReportAdapter>,
+}
+
+#[derive(Deserialize)]
+struct RawCase {
+    checks: Vec<RawCaseCheck>,
+}
+
+#[derive(Deserialize)]
+struct RawCaseCheck {
+    id: String,
+    digest: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawHandshake {
+    version: String,
+}
+
+#[derive(Deserialize)]
+struct RawReportAdapter {
+    name: String,
+    handshake: RawHandshake,
+    has_data: bool,
+    checks: Vec<RawReportCheck>,
+}
+
+#[derive(Deserialize)]
+struct RawReportCheck {
+    id: String,
+    answer: String,
+    outcome: HashMap<String, Outcome>,
+    cause: Option<Cause>,
+}
+
+#[derive(Deserialize)]
+struct RawRun {
+    adapter: String,
+    suite_version: Option<String>,
+    corpus_digest: Option<String>,
+    handshake: RawHandshake,
+    results: Vec<RawRow>,
+}
+
+#[derive(Deserialize)]
+struct RawRow {
+    case: String,
+    check: usize,
+    digest: Option<String>,
+    actual: Option<String>,
+    outcome: Outcome,
+    cause: Option<Cause>,
+}
+
+/// Reads the results file at `path`.
+pub fn load(path: &Path) -> Result<ResultsFile, LoadError> {
+    let read = |source| LoadError::Read {
+        path: path.to_owned(),
+        source,
+    };
+    let size = std::fs::metadata(path).map_err(read)?.len();
+    if size > MAX_RESULTS_FILE {
+        return Err(LoadError::TooLarge {
+            path: path.to_owned(),
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(read)?;
+    parse(&text, path)
+}
+
+/// Reads a results file's text; `path` names it in errors.
+pub fn parse(text: &str, path: &Path) -> Result<ResultsFile, LoadError> {
+    let shape = |line: usize, message: String| LoadError::Shape {
+        path: path.to_owned(),
+        line,
+        message,
+    };
+    // Parsed once as a value to locate syntax errors by line, then by shape.
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| shape(e.line(), e.to_string()))?;
+    let raw: Raw = serde_json::from_value(value).map_err(|_| {
+        shape(
+            1,
+            "neither a report (`schema`, `cases`, `adapters`) nor a run (`adapter`, `handshake`, \
+             `results`) with the fields `diff` needs"
+                .to_owned(),
+        )
+    })?;
+    let file = match raw {
+        Raw::Report(report) => from_report(report, path).map_err(|m| shape(1, m))?,
+        Raw::Run(run) => from_runs(vec![run], path),
+        Raw::Runs(runs) if !runs.is_empty() => from_runs(runs, path),
+        Raw::Runs(_) => return Err(shape(1, "an empty array: no run in it".to_owned())),
+    };
+    Ok(file)
+}
+
+fn verdict(text: Option<&str>) -> Option<Verdict> {
+    match text {
+        Some("allowed") => Some(Verdict::Allowed),
+        Some("disallowed") => Some(Verdict::Disallowed),
+        _ => None,
+    }
+}
+
+fn from_report(report: RawReport, path: &Path) -> Result<ResultsFile, String> {
+    let digests: HashMap<String, Option<String>> = (report.cases.into_iter())
+        .flat_map(|c| c.checks)
+        .map(|c| (c.id, c.digest))
+        .collect();
+    let mut adapters = Vec::new();
+    for adapter in report.adapters {
+        let mut checks = Vec::with_capacity(adapter.checks.len());
+        for check in adapter.checks {
+            let outcome = *check.outcome.get("claimed").ok_or_else(|| {
+                format!(
+                    "adapter `{}`, check `{}`: no `claimed` outcome",
+                    adapter.name, check.id
+                )
+            })?;
+            checks.push(CheckState {
+                digest: digests.get(&check.id).cloned().flatten(),
+                answer: Answer {
+                    outcome,
+                    verdict: verdict(Some(&check.answer)),
+                },
+                cause: check.cause,
+                id: check.id,
+            });
+        }
+        adapters.push(AdapterResults {
+            name: adapter.name,
+            version: adapter.handshake.version,
+            has_data: adapter.has_data,
+            checks,
+        });
+    }
+    Ok(ResultsFile {
+        path: path.to_owned(),
+        suite_version: report.suite_version,
+        corpus_digest: report.corpus_digest,
+        date: report.date,
+        adapters,
+    })
+}
+
+fn from_runs(runs: Vec<RawRun>, path: &Path) -> ResultsFile {
+    let suite_version = runs[0].suite_version.clone();
+    let corpus_digest = runs[0].corpus_digest.clone();
+    let adapters = (runs.into_iter())
+        .map(|run| AdapterResults {
+            has_data: run.results.iter().any(|r| r.outcome != Outcome::Skipped),
+            name: run.adapter,
+            version: run.handshake.version,
+            checks: (run.results.into_iter())
+                .map(|row| CheckState {
+                    id: format!("{}#{}", row.case, row.check),
+                    digest: row.digest,
+                    answer: Answer {
+                        outcome: row.outcome,
+                        verdict: verdict(row.actual.as_deref()),
+                    },
+                    cause: row.cause,
+                })
+                .collect(),
+        })
+        .collect();
+    ResultsFile {
+        path: path.to_owned(),
+        suite_version,
+        corpus_digest,
+        date: None,
+        adapters,
+    }
+}
+
+/// The run an expectation file expects, over the checks of `actual`: a listed check with its
+/// listed outcome, any other scored check passing. Where the expectation and the run agree on
+/// the outcome, the run's verdict is taken too, so that only a change of outcome shows: `diff`
+/// of this against the run is the gate's judgement, check by check.
+pub fn expected_by(file: &ExpectationFile, actual: &AdapterResults) -> AdapterResults {
+    let listed: HashMap<String, Outcome> = (file.entries.iter())
+        .map(|e| (e.check.to_string(), e.outcome.outcome()))
+        .collect();
+    let checks = (actual.checks.iter())
+        .map(|check| {
+            let now = check.answer.outcome;
+            let outcome = match listed.get(&check.id) {
+                // An unstable check may answer anything.
+                Some(Outcome::Unstable) => now,
+                Some(&outcome) => outcome,
+                None if matches!(now, Outcome::Unspecified | Outcome::Skipped) => now,
+                None => Outcome::Pass,
+            };
+            CheckState {
+                answer: Answer {
+                    outcome,
+                    verdict: (outcome == now).then_some(check.answer.verdict).flatten(),
+                },
+                cause: file
+                    .entries
+                    .iter()
+                    .find(|e| e.check.to_string() == check.id)
+                    .and_then(|e| e.cause),
+                ..check.clone()
+            }
+        })
+        .collect();
+    AdapterResults {
+        name: actual.name.clone(),
+        version: actual.version.clone(),
+        has_data: actual.has_data,
+        checks,
+    }
+}

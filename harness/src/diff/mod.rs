@@ -1,0 +1,327 @@
+//! `diff`: what changed between two runs, per adapter — the checks fixed, broken and changed
+//! otherwise, grouped by the same causes as `run` — read from two results files (`run --format
+//! json` or a report's `results.json`), or from two adapters of one report (one parser at two
+//! versions, which the report's version pages show through the same code).
+//!
+//! Two runs are compared only where their checks are the same: a check whose digest differs
+//! between the files (it asks something else, or is scored otherwise) is counted as not
+//! comparable, and a check in one file only is new in the suite or removed, never a change in
+//! behaviour.
+
+pub mod load;
+pub mod render;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use robotstxt_reference::Verdict;
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::cause::Cause;
+use robotstxt_suite::release::CheckDigests;
+use robotstxt_suite::run::{CheckResult, Outcome};
+
+pub use load::{expected_by, load, LoadError, ResultsFile};
+
+/// One adapter's results, as a results file holds them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdapterResults {
+    pub name: String,
+    /// The parser's version, as its handshake says.
+    pub version: String,
+    /// Whether it answered at all; an adapter without data is not compared.
+    pub has_data: bool,
+    /// Every check, in corpus order.
+    pub checks: Vec<CheckState>,
+}
+
+impl AdapterResults {
+    /// The share of scored checks passed, in percent, as the report's totals count it; `None`
+    /// when nothing was scored.
+    pub fn score(&self) -> Option<f64> {
+        let scored = (self.checks.iter()).filter(|c| c.answer.outcome.is_scored());
+        let (passed, total) = scored.fold((0usize, 0usize), |(p, t), c| {
+            (p + usize::from(c.answer.outcome == Outcome::Pass), t + 1)
+        });
+        (self.has_data && total > 0).then(|| 100.0 * passed as f64 / total as f64)
+    }
+}
+
+/// What one run made of one check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckState {
+    /// `case/id#n`.
+    pub id: String,
+    /// The check's short digest, when the file carries it.
+    pub digest: Option<String>,
+    pub answer: Answer,
+    /// What causes a non-pass, when the file carries it.
+    pub cause: Option<Cause>,
+}
+
+/// What one run made of a check: its outcome and the verdict given, if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Answer {
+    pub outcome: Outcome,
+    #[serde(serialize_with = "verdict_text")]
+    pub verdict: Option<Verdict>,
+}
+
+fn verdict_text<S: serde::Serializer>(v: &Option<Verdict>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.serialize_str(v.as_str()),
+        None => s.serialize_none(),
+    }
+}
+
+impl Answer {
+    pub fn of(result: &CheckResult) -> Answer {
+        Answer {
+            outcome: result.outcome,
+            verdict: result.actual,
+        }
+    }
+
+    /// `pass`, or `fail (allowed)`: the outcome with the verdict given, if any.
+    pub fn shown(&self) -> String {
+        match self.verdict {
+            Some(v) => format!("{} ({v})", self.outcome),
+            None => self.outcome.to_string(),
+        }
+    }
+}
+
+/// Which way a check moved from the old run to the new.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Not passed before, passed now.
+    Fixed,
+    /// Passed before, not now.
+    Broken,
+    /// Anything else: a different wrong answer, or a different answer to an unscored check.
+    Changed,
+}
+
+impl Direction {
+    pub const ALL: [Direction; 3] = [Direction::Broken, Direction::Fixed, Direction::Changed];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Fixed => "fixed",
+            Direction::Broken => "broken",
+            Direction::Changed => "changed",
+        }
+    }
+
+    /// How `old` moved to `new`, if it moved at all.
+    pub fn of(old: Answer, new: Answer) -> Option<Direction> {
+        if old == new {
+            return None;
+        }
+        Some(match (old.outcome, new.outcome) {
+            (o, Outcome::Pass) if o != Outcome::Pass => Direction::Fixed,
+            (Outcome::Pass, n) if n != Outcome::Pass => Direction::Broken,
+            _ => Direction::Changed,
+        })
+    }
+}
+
+/// One check answered differently by the two runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Moved {
+    pub id: String,
+    pub direction: Direction,
+    pub old: Answer,
+    pub new: Answer,
+    /// Its cause, as `run` groups it: the new run's for a check that does not pass now, else
+    /// the old run's. `None` when the files do not say.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+    /// Its index in the new run's checks, in corpus order.
+    #[serde(skip)]
+    pub index: usize,
+}
+
+/// The difference between one adapter's two runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AdapterDiff {
+    pub old_name: String,
+    pub new_name: String,
+    pub old_version: String,
+    pub new_version: String,
+    /// Every check that moved, in the new run's corpus order.
+    pub moved: Vec<Moved>,
+    /// Checks only the new file has, and only the old.
+    pub new_in_suite: usize,
+    pub removed: usize,
+    /// Checks of one id whose digests differ: they ask or score something else, so their
+    /// answers are not compared.
+    pub not_comparable: usize,
+    /// Checks compared.
+    pub compared: usize,
+}
+
+impl AdapterDiff {
+    pub fn count(&self, direction: Direction) -> usize {
+        self.moved
+            .iter()
+            .filter(|m| m.direction == direction)
+            .count()
+    }
+
+    /// The moved checks of one direction grouped by cause, the largest group first (as `run`
+    /// orders its groups), each group's checks in corpus order.
+    pub fn groups(&self, direction: Direction) -> Vec<(Option<Cause>, Vec<&Moved>)> {
+        let mut by_cause: BTreeMap<Option<Cause>, Vec<&Moved>> = BTreeMap::new();
+        for moved in self.moved.iter().filter(|m| m.direction == direction) {
+            by_cause.entry(moved.cause).or_default().push(moved);
+        }
+        let mut groups: Vec<_> = by_cause.into_iter().collect();
+        groups.sort_by_key(|(_, members)| std::cmp::Reverse(members.len()));
+        groups
+    }
+}
+
+/// Compares one adapter's old and new runs.
+pub fn compare(old: &AdapterResults, new: &AdapterResults) -> AdapterDiff {
+    let before: BTreeMap<&str, &CheckState> =
+        old.checks.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut diff = AdapterDiff {
+        old_name: old.name.clone(),
+        new_name: new.name.clone(),
+        old_version: old.version.clone(),
+        new_version: new.version.clone(),
+        moved: Vec::new(),
+        new_in_suite: 0,
+        removed: 0,
+        not_comparable: 0,
+        compared: 0,
+    };
+    let mut seen = 0;
+    for (index, now) in new.checks.iter().enumerate() {
+        let Some(then) = before.get(now.id.as_str()) else {
+            diff.new_in_suite += 1;
+            continue;
+        };
+        seen += 1;
+        if let (Some(a), Some(b)) = (&then.digest, &now.digest) {
+            if a != b {
+                diff.not_comparable += 1;
+                continue;
+            }
+        }
+        diff.compared += 1;
+        if let Some(direction) = Direction::of(then.answer, now.answer) {
+            let cause = match direction {
+                Direction::Fixed => then.cause,
+                _ => now.cause.or(then.cause),
+            };
+            diff.moved.push(Moved {
+                id: now.id.clone(),
+                direction,
+                old: then.answer,
+                new: now.answer,
+                cause,
+                index,
+            });
+        }
+    }
+    diff.removed = old.checks.len() - seen;
+    diff
+}
+
+/// An adapter's results as a results file records them, from a run in memory: the same
+/// records `results.json` writes, so that a report's version pages and `diff` of its files
+/// agree.
+pub fn from_run(
+    name: &str,
+    version: &str,
+    has_data: bool,
+    cases: &[Case],
+    results: &[CheckResult],
+) -> AdapterResults {
+    AdapterResults {
+        name: name.to_owned(),
+        version: version.to_owned(),
+        has_data,
+        checks: results
+            .iter()
+            .map(|r| CheckState {
+                id: format!("{}#{}", cases[r.case].id, r.check),
+                digest: Some(CheckDigests::of(&cases[r.case], r.check).short()),
+                answer: Answer::of(r),
+                cause: crate::report::json::cause_of(&cases[r.case], r),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(outcome: Outcome, verdict: Option<Verdict>) -> Answer {
+        Answer { outcome, verdict }
+    }
+
+    fn state(id: &str, digest: &str, answer: Answer) -> CheckState {
+        CheckState {
+            id: id.to_owned(),
+            digest: Some(digest.to_owned()),
+            answer,
+            cause: None,
+        }
+    }
+
+    #[test]
+    fn directions() {
+        let pass = answer(Outcome::Pass, Some(Verdict::Allowed));
+        let fail = answer(Outcome::Fail, Some(Verdict::Disallowed));
+        let error = answer(Outcome::Error, None);
+        let open_a = answer(Outcome::Unspecified, Some(Verdict::Allowed));
+        let open_d = answer(Outcome::Unspecified, Some(Verdict::Disallowed));
+        assert_eq!(Direction::of(fail, pass), Some(Direction::Fixed));
+        assert_eq!(Direction::of(error, pass), Some(Direction::Fixed));
+        assert_eq!(Direction::of(pass, error), Some(Direction::Broken));
+        assert_eq!(Direction::of(fail, error), Some(Direction::Changed));
+        assert_eq!(Direction::of(open_a, open_d), Some(Direction::Changed));
+        assert_eq!(Direction::of(pass, pass), None);
+        assert_eq!(fail.shown(), "fail (disallowed)");
+        assert_eq!(error.shown(), "error");
+    }
+
+    #[test]
+    fn new_removed_and_redefined_checks_are_no_change_in_behaviour() {
+        let pass = answer(Outcome::Pass, Some(Verdict::Allowed));
+        let fail = answer(Outcome::Fail, Some(Verdict::Disallowed));
+        let adapter = |checks| AdapterResults {
+            name: "p".into(),
+            version: "1".into(),
+            has_data: true,
+            checks,
+        };
+        let old = adapter(vec![
+            state("a#0", "d0", pass),
+            state("a#1", "d1", pass),
+            state("gone#0", "g", pass),
+        ]);
+        let new = adapter(vec![
+            state("a#0", "d0", fail),
+            state("a#1", "other", fail),
+            state("new#0", "n", fail),
+        ]);
+        let diff = compare(&old, &new);
+        assert_eq!(diff.count(Direction::Broken), 1);
+        assert_eq!(diff.moved[0].id, "a#0");
+        assert_eq!(
+            (
+                diff.new_in_suite,
+                diff.removed,
+                diff.not_comparable,
+                diff.compared
+            ),
+            (1, 1, 1, 1)
+        );
+    }
+}

@@ -1,0 +1,92 @@
+//! `report --history DIR`: each report's `results.json` kept under DIR, named by its date and
+//! suite version (`2026-11-26-suite-1.0.0.json`; a second report on one day replaces the
+//! first), and read back, oldest first, for the charts over time.
+
+use std::path::{Path, PathBuf};
+
+use crate::atomic::write_atomic;
+use crate::diff::{self, ResultsFile};
+
+/// Why the history could not be kept or read.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error("{}: cannot create the history folder: {source}", path.display())]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Write(#[from] crate::atomic::WriteError),
+    #[error(transparent)]
+    Read(#[from] diff::LoadError),
+    #[error("{}: a report date `{date}` that is not `YYYY-MM-DD...`", path.display())]
+    Date { path: PathBuf, date: String },
+}
+
+/// The file name a report of `date` (ISO 8601) and `suite_version` is kept under.
+pub fn file_name(date: &str, suite_version: &str) -> Option<String> {
+    let day = jiff::civil::Date::strptime("%Y-%m-%d", date.get(..10)?).ok()?;
+    let version = crate::limits::path_slug(suite_version);
+    Some(format!("{day}-suite-{version}.json"))
+}
+
+/// Keeps `results` (the text of a report's `results.json`, of `date` and `suite_version`) in
+/// `folder`; returns the file written.
+pub fn keep(
+    folder: &Path,
+    date: &str,
+    suite_version: &str,
+    results: &str,
+) -> Result<PathBuf, HistoryError> {
+    std::fs::create_dir_all(folder).map_err(|source| HistoryError::Folder {
+        path: folder.to_owned(),
+        source,
+    })?;
+    let name = file_name(date, suite_version).ok_or_else(|| HistoryError::Date {
+        path: folder.to_owned(),
+        date: date.to_owned(),
+    })?;
+    let path = folder.join(name);
+    write_atomic(&path, results.as_bytes())?;
+    Ok(path)
+}
+
+/// Every results file kept in `folder`, oldest first (by name, which starts with the date).
+pub fn read(folder: &Path) -> Result<Vec<ResultsFile>, HistoryError> {
+    let entries = std::fs::read_dir(folder).map_err(|source| HistoryError::Folder {
+        path: folder.to_owned(),
+        source,
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "json")
+                && p.file_name()
+                    .is_some_and(|n| !crate::atomic::is_temporary_name(&n.to_string_lossy()))
+        })
+        .collect();
+    paths.sort();
+    Ok(paths
+        .iter()
+        .map(|p| diff::load(p))
+        .collect::<Result<Vec<_>, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_by_day_and_suite_version() {
+        assert_eq!(
+            file_name("2026-11-26T08:55:56Z", "1.0.0").as_deref(),
+            Some("2026-11-26-suite-1.0.0.json")
+        );
+        assert_eq!(
+            file_name("2026-11-26T08:55:56Z", "1.0.0+changes").as_deref(),
+            Some("2026-11-26-suite-1.0.0-changes.json")
+        );
+        assert_eq!(file_name("yesterday", "1.0.0"), None);
+    }
+}

@@ -1,0 +1,117 @@
+//! The corpus's version from the command line: `--version` names it with its digest, results
+//! carry it, and `cases freeze` takes a release record again, or releases a version whose
+//! changes are logged.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::run_binary;
+
+fn checkout_cases() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases")
+}
+
+fn copy_of_cases(to: &Path) {
+    std::fs::create_dir(to).unwrap();
+    for entry in std::fs::read_dir(checkout_cases()).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+fn record(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("suite-version.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn version_names_the_tool_the_suite_and_the_digest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_binary(dir.path(), &["--version"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let line = out.stdout.trim();
+    assert!(
+        line.starts_with(&format!(
+            "robotstxt-test {} (suite ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{line}"
+    );
+    let digest = line
+        .split("corpus sha256:")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(')');
+    assert_eq!(digest.len(), 64, "{line}");
+}
+
+#[test]
+fn freeze_takes_the_record_again_and_releases_only_what_is_logged() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    copy_of_cases(&cases);
+    let before = record(&cases);
+    let file = cases.join("agents.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replacen("expect: disallowed }", "expect: allowed }", 1),
+    )
+    .unwrap();
+
+    // A release of a version with no heading: refused, the record left as it was.
+    let refused = run_binary(
+        dir.path(),
+        &["cases", "freeze", "--cases", "cases", "--version", "2.0.0"],
+    );
+    assert_eq!(refused.code, 2, "{refused:?}");
+    assert!(
+        refused.stderr.contains("no `## 2.0.0` heading"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(record(&cases), before);
+
+    // Logged under 2.0.0: released.
+    let log = cases.join("CHANGELOG.md");
+    let rescored = {
+        let out = run_binary(dir.path(), &["run", "--cases", "cases", "--format", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(
+            doc["suite_version"], "1.0.0+changes",
+            "a changed corpus says so"
+        );
+        let now = robotstxt_suite::cases::load_corpus(std::slice::from_ref(&cases)).unwrap();
+        let record = robotstxt_suite::release::record_in(&cases)
+            .unwrap()
+            .unwrap();
+        record.changes_since(&now).remove(0).case
+    };
+    let text = std::fs::read_to_string(&log).unwrap().replace(
+        "## Unreleased\n",
+        &format!("## 2.0.0\n\n### Rescored\n\n- `{rescored}`: a test's rescore\n"),
+    );
+    std::fs::write(&log, text).unwrap();
+    let released = run_binary(
+        dir.path(),
+        &["cases", "freeze", "--cases", "cases", "--version", "2.0.0"],
+    );
+    assert_eq!(released.code, 0, "{released:?}");
+    assert_eq!(record(&cases)["version"], "2.0.0");
+    assert_ne!(record(&cases)["corpus_digest"], before["corpus_digest"]);
+
+    // Without --version: the current version's record taken again from the files.
+    std::fs::write(
+        &file,
+        text_of(&file).replacen("expect: allowed }", "expect: disallowed }", 1),
+    )
+    .unwrap();
+    let again = run_binary(dir.path(), &["cases", "freeze", "--cases", "cases"]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert_eq!(record(&cases)["version"], "2.0.0");
+    assert_eq!(record(&cases)["corpus_digest"], before["corpus_digest"]);
+}
+
+fn text_of(file: &Path) -> String {
+    std::fs::read_to_string(file).unwrap()
+}
