@@ -3,9 +3,9 @@
 //!
 //! Only what decides a result goes in: the body's bytes, the check's agent and path (its
 //! question), and its expectation under every profile with the readings it rests on (its
-//! scoring: a reading decides whether reports count the check with the decided ones). The `spec`,
-//! the `note` and
-//! `reported` are for readers and change no result, so editing them changes no digest. Two
+//! scoring: a reading decides whether reports count the check with the decided ones). The
+//! `spec`, the `note` and `reported` are for readers and change no result, so editing them
+//! changes no digest. Two
 //! spellings that score alike (`expect: allowed`, or the same verdict named per profile) digest
 //! alike, since the expectation is read per profile.
 //!
