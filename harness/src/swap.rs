@@ -180,7 +180,12 @@ fn movable(out: &Path, parent: &Path) -> bool {
 /// Replaces each file in `out` whole, one by one: for a folder that cannot be exchanged.
 fn replace_each(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
     for (name, bytes) in files {
-        crate::atomic::write_atomic(&out.join(name), bytes)
+        let target = out.join(name);
+        // The report's own sub-folders (`badges/`, `diffs/`), made where they are missing.
+        if let Some(folder) = target.parent() {
+            fs::create_dir_all(folder)?;
+        }
+        crate::atomic::write_atomic(&target, bytes)
             .map_err(|e| io::Error::new(e.source.kind(), e.to_string()))?;
     }
     Ok(())

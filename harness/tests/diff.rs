@@ -237,7 +237,7 @@ fn bad_input_is_exit_2_naming_the_file() {
     let missing = scratch.run_diff(&["none.json", "other.json"]);
     assert_eq!(missing.code, 2);
     assert!(
-        missing.stderr.contains("none.json: cannot read"),
+        missing.stderr.contains("none.json:1: cannot read"),
         "{}",
         missing.stderr
     );

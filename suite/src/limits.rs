@@ -39,6 +39,27 @@ pub const MANIFEST: Bounds = Bounds {
     hint: "",
 };
 
+/// A corpus's release record (`cases/suite-version.json`): one line per case, a few hundred bytes
+/// each, three levels deep.
+pub const RELEASE_RECORD: Bounds = Bounds {
+    what: "release record",
+    max_bytes: 64 << 20,
+    max_depth: 8,
+    hint: "",
+};
+
+/// Largest corpus changelog (`cases/CHANGELOG.md`) read, in bytes: a line per changed case.
+pub const MAX_CHANGELOG: u64 = 16 << 20;
+
+/// The list of sentences the corpus may quote (`reference/sentences.yaml`): profile, section,
+/// sentences.
+pub const SENTENCES: Bounds = Bounds {
+    what: "list of sentences",
+    max_bytes: 4 << 20,
+    max_depth: 8,
+    hint: "",
+};
+
 /// Largest robots.txt file read from the command line (`check`, `compare`, `minimize`) or from
 /// standard input, in bytes: as large as a case file may be, far past RFC 9309's 500 KiB.
 pub const MAX_ROBOTS_FILE: u64 = MAX_CASE_FILE;

@@ -11,6 +11,10 @@ use std::path::Path;
 
 use robotstxt_reference::Profile;
 
+use crate::input::{Format, Input};
+use crate::limits::SENTENCES;
+use crate::located::LocatedError;
+
 /// One clause of a spec: the section it names and the fragments it quotes from it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clause {
@@ -107,16 +111,8 @@ pub struct Sentences(pub BTreeMap<Profile, BTreeMap<String, Vec<String>>>);
 /// Why the list of sentences could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum SentencesError {
-    #[error("{path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("{path}: {source}")]
-    Parse {
-        path: String,
-        source: serde_yaml::Error,
-    },
+    #[error(transparent)]
+    Input(#[from] LocatedError),
     #[error("{path}: `{key}` is not a profile")]
     Profile { path: String, key: String },
 }
@@ -125,15 +121,8 @@ impl Sentences {
     /// Reads `reference/sentences.yaml` (or another file of the same shape).
     pub fn load(path: &Path) -> Result<Sentences, SentencesError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| SentencesError::Read {
-            path: shown.clone(),
-            source,
-        })?;
-        let raw: BTreeMap<String, BTreeMap<String, Vec<String>>> = serde_yaml::from_str(&text)
-            .map_err(|source| SentencesError::Parse {
-                path: shown.clone(),
-                source,
-            })?;
+        let raw: BTreeMap<String, BTreeMap<String, Vec<String>>> =
+            Input::read(path, Format::Yaml, SENTENCES)?.parse()?;
         let mut sentences = BTreeMap::new();
         for (key, sections) in raw {
             let profile = key.parse().map_err(|_| SentencesError::Profile {

@@ -10,12 +10,13 @@ use serde::Deserialize;
 use robotstxt_reference::Verdict;
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::run::Outcome;
 
 use super::{AdapterResults, Answer, CheckState};
 
-/// The largest results file read: a report of every adapter is a few megabytes.
-pub const MAX_RESULTS_FILE: u64 = 256 * 1024 * 1024;
+use crate::limits::RESULTS_JSON;
 
 /// One results file, whatever wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,13 +52,9 @@ impl ResultsFile {
 /// Why a results file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("{}: cannot read: {source}", path.display())]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{}: larger than {MAX_RESULTS_FILE} bytes: not a results file", path.display())]
-    TooLarge { path: PathBuf },
+    /// Not read: not a regular file, past its bounds, not UTF-8 or not JSON nested within them.
+    #[error(transparent)]
+    Input(#[from] LocatedError),
     #[error("{}:{line}: not a results file of `run --format json` or `report`: {message}", path.display())]
     Shape {
         path: PathBuf,
@@ -138,30 +135,16 @@ struct RawRow {
 
 /// Reads the results file at `path`.
 pub fn load(path: &Path) -> Result<ResultsFile, LoadError> {
-    let read = |source| LoadError::Read {
-        path: path.to_owned(),
-        source,
-    };
-    let size = std::fs::metadata(path).map_err(read)?.len();
-    if size > MAX_RESULTS_FILE {
-        return Err(LoadError::TooLarge {
-            path: path.to_owned(),
-        });
-    }
-    let text = std::fs::read_to_string(path).map_err(read)?;
-    parse(&text, path)
-}
-
-/// Reads a results file's text; `path` names it in errors.
-pub fn parse(text: &str, path: &Path) -> Result<ResultsFile, LoadError> {
+    let input = Input::read(path, Format::Json, RESULTS_JSON)?;
     let shape = |line: usize, message: String| LoadError::Shape {
         path: path.to_owned(),
         line,
         message,
     };
     // Parsed once as a value to locate syntax errors by line, then by shape.
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| shape(e.line(), e.to_string()))?;
+    let value: serde_json::Value = input
+        .parse()
+        .map_err(|e: LocatedError| shape(e.line.unwrap_or(1), e.message))?;
     let raw: Raw = serde_json::from_value(value).map_err(|_| {
         shape(
             1,

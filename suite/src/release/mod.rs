@@ -34,6 +34,8 @@ pub use digest::{corpus_digest, CheckDigests};
 pub use record::{Bump, CaseChange, ChangeKind, Record, RECORD_FILE};
 
 use crate::cases::{load_corpus, Case};
+use crate::input::{read_bytes, Format, Input};
+use crate::limits::{MAX_CHANGELOG, RELEASE_RECORD};
 use crate::located::LocatedError;
 
 /// Which corpus a run used.
@@ -91,11 +93,13 @@ impl fmt::Display for CorpusId {
 /// The record kept at the root of a corpus folder, if there is one.
 pub fn record_in(folder: &Path) -> Result<Option<Record>, LocatedError> {
     let file = folder.join(RECORD_FILE);
-    match std::fs::read_to_string(&file) {
-        Ok(text) => Record::parse(&text, &file).map(Some),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(LocatedError::new(&file, None, format!("cannot read: {e}"))),
+    if let Err(e) = std::fs::symlink_metadata(&file) {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            return Ok(None);
+        }
     }
+    let input = Input::read(&file, Format::Json, RELEASE_RECORD)?;
+    Record::parse(input.text(), &file).map(Some)
 }
 
 /// A corpus folder's versioning as the repository keeps it: its cases, its record and its
@@ -117,13 +121,15 @@ impl Versioned {
             vec![LocatedError::new(&file, None, "missing: the corpus has no release record (`robotstxt-test cases freeze --version 1.0.0` writes the first)".to_owned())]
         })?;
         let log_file = folder.join(CHANGELOG_FILE);
-        let text = std::fs::read_to_string(&log_file).map_err(|e| {
+        let cannot = |e: &dyn fmt::Display| {
             vec![LocatedError::new(
                 &log_file,
                 None,
                 format!("cannot read: {e}"),
             )]
-        })?;
+        };
+        let bytes = read_bytes(&log_file, MAX_CHANGELOG).map_err(|e| cannot(&e))?;
+        let text = String::from_utf8(bytes).map_err(|e| cannot(&e))?;
         let changelog = Changelog::parse(&text, &log_file).map_err(|e| vec![e])?;
         Ok(Versioned {
             folder: folder.to_owned(),

@@ -25,6 +25,8 @@ use serde::Deserialize;
 
 use super::digest::{corpus_digest, short_hex, CheckDigests};
 use crate::cases::Case;
+use crate::input::{Format, Input};
+use crate::limits::RELEASE_RECORD;
 use crate::located::LocatedError;
 
 /// The record's file name, at the root of the corpus.
@@ -122,8 +124,11 @@ impl Record {
     /// Reads the record from `text`; `file` names it in errors.
     pub fn parse(text: &str, file: &Path) -> Result<Record, LocatedError> {
         let at = |message: String| LocatedError::new(file, Some(1), message);
-        let raw: RawRecord = serde_json::from_str(text).map_err(|e| {
-            LocatedError::new(file, Some(e.line()), format!("not a release record: {e}"))
+        let input =
+            Input::from_bytes(file, text.as_bytes().to_vec(), Format::Json, RELEASE_RECORD)?;
+        let raw: RawRecord = input.parse().map_err(|mut e| {
+            e.message = format!("not a release record: {}", e.message);
+            e
         })?;
         let version = Version::parse(&raw.version)
             .map_err(|e| at(format!("version: `{}` is not a version: {e}", raw.version)))?;
