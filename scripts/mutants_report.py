@@ -84,6 +84,14 @@ def mutants(run_dir):
     return found
 
 
+def planned(run_dir):
+    """How many mutants the run set out to test (`mutants.json` lists them all at the start)."""
+    listing = Path(run_dir) / "mutants.out" / "mutants.json"
+    if not listing.exists():
+        return None
+    return len(json.loads(listing.read_text(encoding="utf-8")))
+
+
 def counts(rows):
     tally = defaultdict(int)
     for row in rows:
@@ -171,6 +179,14 @@ def main(runs, equivalents_path):
                 "",
             ]
             summary[-1][0] += f" (shard {k}/{n})"
+        total = planned(Path(runs) / name)
+        if total is not None and len(rows) < total:
+            sections += [
+                f"Stopped part way: {len(rows)} of the pass's {total} mutants were tested (in",
+                "file order), so its counts cover those alone.",
+                "",
+            ]
+            summary[-1][0] += f" (stopped: {len(rows)} of {total})"
         verdict = "every missed mutant is listed, with its reason" if not unlisted else (
             f"**{len(unlisted)} missed mutant(s) not listed: gaps**"
         )
