@@ -11,33 +11,17 @@
 //! files are built from the case corpus's bodies instead, and the test says so on stderr: the
 //! comparison of Spark with one process holds on either.
 
+mod common;
+
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::{checkout, target_dir};
+
 /// Bodies of the corpus the WARC files are built from: enough for every kind of record and for
 /// disagreements in every shard, few enough for a test of about a minute.
 const BODIES: &str = "4000";
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-/// The target folder this test was built in: `<target>/<profile>/deps/<test binary>`.
-fn target_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => std::env::current_exe()
-            .unwrap()
-            .ancestors()
-            .nth(3)
-            .unwrap()
-            .to_owned(),
-    }
-}
 
 fn run(command: &mut Command) -> std::process::Output {
     let output = command
@@ -48,7 +32,7 @@ fn run(command: &mut Command) -> std::process::Output {
 
 /// The pinned pyspark in `<target>/spark-venv`, installed if it is not there.
 fn spark_venv() -> PathBuf {
-    let requirements = workspace().join("survey/spark/requirements.txt");
+    let requirements = checkout().join("survey/spark/requirements.txt");
     let pin = std::fs::read_to_string(&requirements).unwrap();
     let version = pin
         .lines()
@@ -107,7 +91,7 @@ fn corpus(scratch: &Path) -> PathBuf {
          from the case corpus's bodies",
         target_dir().join("realworld-robots.tar.xz").display()
     );
-    let cases = robotstxt_suite::cases::load_corpus(&[workspace().join("cases")]).unwrap();
+    let cases = robotstxt_suite::cases::load_corpus(&[checkout().join("cases")]).unwrap();
     let mut tar = tar::Builder::new(Vec::new());
     for (i, case) in cases.iter().enumerate() {
         let mut header = tar::Header::new_gnu();
@@ -199,7 +183,7 @@ fn the_spark_job_in_local_mode_gives_the_single_process_totals() {
     let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let warcs = scratch.path().join("warc");
     let built = run(Command::new("python3")
-        .arg(workspace().join("scripts/census-warc.py"))
+        .arg(checkout().join("scripts/census-warc.py"))
         .arg(corpus(scratch.path()))
         .args(["--files", "4", "--bodies", BODIES, "--out"])
         .arg(&warcs));
@@ -238,10 +222,10 @@ fn the_spark_job_in_local_mode_gives_the_single_process_totals() {
 
     let spark_out = scratch.path().join("spark");
     let spark = run(Command::new(venv.join("bin/spark-submit"))
-        .current_dir(workspace())
+        .current_dir(checkout())
         .env("PYSPARK_PYTHON", venv.join("bin/python"))
         .args(["--master", "local[2,2]", "--conf", "spark.ui.enabled=false"])
-        .arg(workspace().join("survey/spark/census.py"))
+        .arg(checkout().join("survey/spark/census.py"))
         .arg(&listing)
         .arg("--out")
         .arg(&spark_out)
@@ -279,7 +263,7 @@ fn the_spark_job_in_local_mode_gives_the_single_process_totals() {
 
     let single_out = scratch.path().join("single");
     let single = run(Command::new(binary)
-        .current_dir(workspace())
+        .current_dir(checkout())
         .args(["survey", "--warc"])
         .args(&paths)
         .args(adapters)

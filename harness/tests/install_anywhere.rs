@@ -5,30 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::files;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
-/// The target folder this test was built in: `<target>/<profile>/deps/<test binary>`.
-fn target_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => std::env::current_exe()
-            .unwrap()
-            .ancestors()
-            .nth(3)
-            .unwrap()
-            .to_owned(),
-    }
-}
+use common::{checkout, files, target_dir};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -49,7 +28,7 @@ fn the_installed_binary_works_from_an_empty_folder() {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let install = Command::new(cargo)
         .args(["install", "--quiet", "--locked", "--offline", "--path"])
-        .arg(workspace().join("harness"))
+        .arg(checkout().join("harness"))
         .arg("--root")
         .arg(root.path())
         .env("CARGO_TARGET_DIR", target_dir())
@@ -91,7 +70,7 @@ fn the_installed_binary_works_from_an_empty_folder() {
     // The exported corpus is `cases/`, byte for byte.
     let export = run(&["cases", "export", "exported"]);
     assert_eq!(export.status.code(), Some(0), "{}", shown(&export));
-    let cases = workspace().join("cases");
+    let cases = checkout().join("cases");
     let exported = empty.path().join("exported");
     assert_eq!(files(&exported), files(&cases));
     for file in files(&cases) {
@@ -101,7 +80,7 @@ fn the_installed_binary_works_from_an_empty_folder() {
     }
 
     // A parser of one's own, by command.
-    let script = workspace().join("adapters/python-urllib/adapter.py");
+    let script = checkout().join("adapters/python-urllib/adapter.py");
     let command = format!("python3 {}", script.display());
     let own = run(&["run", "--adapter-cmd", &command]);
     assert!(own.status.code().unwrap() <= 1, "{}", shown(&own));
