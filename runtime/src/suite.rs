@@ -66,7 +66,8 @@ const COMPLETE: &str = ".complete";
 #[derive(Debug, thiserror::Error)]
 pub enum MaterialiseError {
     #[error(
-        "{}: half-written (no {COMPLETE} marker); remove this folder and run again",
+        "{}: half-written (no {COMPLETE} marker); `robotstxt-test adapters install --force` \
+         writes it again",
         .0.display()
     )]
     HalfWritten(PathBuf),
@@ -92,58 +93,146 @@ pub enum ManifestError {
     Unwritable(#[from] toml::ser::Error),
 }
 
+/// Every file of a materialised suite, with its path under the suite folder: the corpus, the
+/// adapter folders, and the workspace's `Cargo.toml` and `Cargo.lock`. The marker is not one.
+fn suite_files() -> Result<Vec<(PathBuf, Vec<u8>)>, ManifestError> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = case_files()
+        .into_iter()
+        .chain(files_under("adapters"))
+        .map(|(path, bytes)| (path.to_owned(), bytes.to_vec()))
+        .collect();
+    let lock = EMBEDDED
+        .get_file("Cargo.lock")
+        .map_or(&[][..], |f| f.contents());
+    files.push(("Cargo.toml".into(), workspace_manifest()?.into_bytes()));
+    files.push(("Cargo.lock".into(), lock.to_vec()));
+    Ok(files)
+}
+
+/// The folder the suite of this build is written to: named by the suite version and a hash of
+/// every file in it, so that another build never reuses it.
+fn suite_folder(cache: &Path, files: &[(PathBuf, Vec<u8>)]) -> PathBuf {
+    let mut hasher = DefaultHasher::new();
+    files.hash(&mut hasher);
+    cache
+        .join("suite")
+        .join(format!("{VERSION}-{:016x}", hasher.finish()))
+}
+
 /// The embedded corpus and adapter folders as files under `cache/suite/<version>-<hash>/`
 /// (`cases/`, `adapters/`, and a `Cargo.toml` + `Cargo.lock` making the Rust adapters a
 /// workspace), written once per build of this crate and returned from then on.
 ///
 /// The folder is written under a temporary name and renamed into place, so an interrupted write
 /// never looks complete. A folder of that name without its `.complete` marker was changed by
-/// something else: it is reported, never removed.
+/// something else: it is reported, never removed ([`repair`] writes it whole again).
 pub fn materialise(cache: &Path) -> Result<PathBuf, MaterialiseError> {
-    let mut files = case_files();
-    files.extend(files_under("adapters"));
-    let mut hasher = DefaultHasher::new();
-    files.hash(&mut hasher);
-    let manifest = workspace_manifest()?;
-    manifest.hash(&mut hasher);
-    let root = cache.join("suite");
-    let dir = root.join(format!("{VERSION}-{:016x}", hasher.finish()));
+    let files = suite_files()?;
+    let dir = suite_folder(cache, &files);
     if dir.join(COMPLETE).is_file() {
         return Ok(dir);
     }
     if dir.exists() {
         return Err(MaterialiseError::HalfWritten(dir));
     }
+    let root = cache.join("suite");
     let partial = root.join(format!(".partial-{}", std::process::id()));
-    let fail = |path: &Path| {
-        let path = path.to_owned();
-        move |source| MaterialiseError::Io { path, source }
-    };
     if partial.exists() {
-        std::fs::remove_dir_all(&partial).map_err(fail(&partial))?;
+        std::fs::remove_dir_all(&partial).map_err(io_at(&partial))?;
     }
     for (path, bytes) in &files {
         let target = partial.join(path);
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(fail(parent))?;
+            std::fs::create_dir_all(parent).map_err(io_at(parent))?;
         }
-        std::fs::write(&target, bytes).map_err(fail(&target))?;
+        std::fs::write(&target, bytes).map_err(io_at(&target))?;
     }
-    let lock = EMBEDDED
-        .get_file("Cargo.lock")
-        .map_or(&[][..], |f| f.contents());
-    for (name, bytes) in [("Cargo.toml", manifest.as_bytes()), ("Cargo.lock", lock)] {
-        std::fs::write(partial.join(name), bytes).map_err(fail(&partial.join(name)))?;
-    }
-    std::fs::write(partial.join(COMPLETE), VERSION).map_err(fail(&partial))?;
+    std::fs::write(partial.join(COMPLETE), VERSION).map_err(io_at(&partial))?;
     if let Err(e) = std::fs::rename(&partial, &dir) {
         let _ = std::fs::remove_dir_all(&partial);
         // Another process may have put the same folder in place first.
         if !dir.join(COMPLETE).is_file() {
-            return Err(fail(&dir)(e));
+            return Err(io_at(&dir)(e));
         }
     }
     Ok(dir)
+}
+
+/// What [`repair`] found in the suite folder.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Repaired {
+    /// The suite folder.
+    pub dir: PathBuf,
+    /// The files compared with the ones this binary carries.
+    pub checked: usize,
+    /// The files that differed, were missing or were not regular files, and were written again
+    /// (paths under the suite folder).
+    pub rewritten: Vec<PathBuf>,
+}
+
+/// Compares every file of the materialised suite with the one this binary carries, and writes
+/// again each that differs, is missing or is not a regular file, each atomically (a temporary
+/// file beside it, renamed over it); then the marker. A file the suite does not carry is left as
+/// it is. Writes the whole folder when there is none. `adapters install --force` runs this: a
+/// damaged adapter script in the cache would otherwise look like a parser that crashes.
+pub fn repair(cache: &Path) -> Result<Repaired, MaterialiseError> {
+    let files = suite_files()?;
+    let dir = suite_folder(cache, &files);
+    if !dir.exists() {
+        let dir = materialise(cache)?;
+        return Ok(Repaired {
+            checked: files.len(),
+            dir,
+            rewritten: Vec::new(),
+        });
+    }
+    let mut rewritten = Vec::new();
+    for (path, bytes) in &files {
+        let target = dir.join(path);
+        if same_file_content(&target, bytes) {
+            continue;
+        }
+        if target.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+            std::fs::remove_dir_all(&target).map_err(io_at(&target))?;
+        }
+        let parent = target.parent().unwrap_or(&dir);
+        std::fs::create_dir_all(parent).map_err(io_at(parent))?;
+        let mut temporary = tempfile::NamedTempFile::new_in(parent).map_err(io_at(parent))?;
+        std::io::Write::write_all(&mut temporary, bytes).map_err(io_at(&target))?;
+        temporary
+            .persist(&target)
+            .map_err(|e| io_at(&target)(e.error))?;
+        rewritten.push(path.clone());
+    }
+    std::fs::write(dir.join(COMPLETE), VERSION).map_err(io_at(&dir))?;
+    Ok(Repaired {
+        dir,
+        checked: files.len(),
+        rewritten,
+    })
+}
+
+/// Whether `path` is a regular file holding exactly `bytes`. It is read only up to one byte
+/// past their length, so a file grown huge in the cache costs no more than the carried one.
+fn same_file_content(path: &Path, bytes: &[u8]) -> bool {
+    use std::io::Read as _;
+    let regular = path
+        .symlink_metadata()
+        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
+    let mut on_disk = Vec::with_capacity(bytes.len());
+    regular
+        && std::fs::File::open(path).is_ok_and(|file| {
+            file.take(bytes.len() as u64 + 1)
+                .read_to_end(&mut on_disk)
+                .is_ok()
+        })
+        && on_disk == bytes
+}
+
+/// An I/O error, with the path it happened at.
+fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> MaterialiseError {
+    let path = path.to_owned();
+    move |source| MaterialiseError::Io { path, source }
 }
 
 /// The workspace manifest of a materialised suite: this repository's, with the Cargo packages
@@ -224,6 +313,41 @@ mod tests {
             workspace["dependencies"]["robotstxt-protocol"]["path"].as_str(),
             Some("adapters/protocol")
         );
+    }
+
+    #[test]
+    fn repair_writes_again_what_differs_and_keeps_the_rest() {
+        let cache = tempfile::tempdir().unwrap();
+        let dir = materialise(cache.path()).unwrap();
+        let untouched = repair(cache.path()).unwrap();
+        assert_eq!(untouched.dir, dir);
+        assert!(untouched.rewritten.is_empty());
+        assert!(untouched.checked > 100, "{}", untouched.checked);
+
+        let changed = Path::new("adapters/python-urllib/adapter.py");
+        let missing = Path::new("cases/README.md");
+        let folder = Path::new("Cargo.lock");
+        let carried = std::fs::read(dir.join(changed)).unwrap();
+        std::fs::write(dir.join(changed), b"damaged(").unwrap();
+        std::fs::remove_file(dir.join(missing)).unwrap();
+        std::fs::remove_file(dir.join(folder)).unwrap();
+        std::fs::create_dir(dir.join(folder)).unwrap();
+        std::fs::write(dir.join("adapters/mine.txt"), b"kept").unwrap();
+        std::fs::remove_file(dir.join(COMPLETE)).unwrap();
+        // Without its marker the folder is refused, never overwritten behind the user's back.
+        assert!(matches!(
+            materialise(cache.path()),
+            Err(MaterialiseError::HalfWritten(_))
+        ));
+
+        let repaired = repair(cache.path()).unwrap();
+        let mut rewritten = repaired.rewritten.clone();
+        rewritten.sort();
+        assert_eq!(rewritten, [folder, changed, missing]);
+        assert_eq!(std::fs::read(dir.join(changed)).unwrap(), carried);
+        assert!(dir.join(folder).is_file());
+        assert_eq!(std::fs::read(dir.join("adapters/mine.txt")).unwrap(), b"kept");
+        assert_eq!(materialise(cache.path()).unwrap(), dir);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use similar::{ChangeTag, TextDiff};
 
 use crate::cases::Case;
 use crate::run::{CheckResult, Outcome};
-use crate::visible::{cut_long_words, cut_middle, shown};
+use crate::visible::{cut_long_words, cut_middle, is_hidden, shown};
 
 /// Lines shown before a long body is cut short.
 const MAX_LINES: usize = 40;
@@ -21,8 +21,8 @@ pub const MAX_LINE_CHARS: usize = 160;
 pub const MAX_VALUE_CHARS: usize = 120;
 
 /// The body with line numbers and every invisible byte made visible: `␍` CR, `␊` LF, `␉` TAB,
-/// `␀` NUL and the other control pictures, `<BOM>` for U+FEFF, `\xFF` for bytes that are not
-/// UTF-8. Lines are numbered by [`raw_lines`], as the reference numbers them.
+/// `␀` NUL and the other control pictures, `<BOM>` for U+FEFF, `<U+202E>` for C1 and
+/// bidirectional controls, `\xFF` for bytes that are not UTF-8. Lines are numbered by [`raw_lines`], as the reference numbers them.
 pub fn visible_body(body: &[u8]) -> String {
     if body.is_empty() {
         return "      (empty file, 0 bytes)\n".to_owned();
@@ -73,6 +73,11 @@ pub fn visible_text(line: &[u8]) -> String {
                 '\u{7f}' => out.push('␡'),
                 c if (c as u32) < 0x20 => {
                     out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?'))
+                }
+                // C1 controls and bidirectional controls (a U+202E in a comment line would
+                // reorder what follows it on the reader's screen).
+                c if is_hidden(c) => {
+                    let _ = write!(out, "<U+{:04X}>", c as u32);
                 }
                 c => out.push(c),
             }
@@ -226,6 +231,11 @@ mod tests {
         assert_eq!(
             shown,
             "     1 │ <BOM>a␉b␀␍\n     2 │ ␍␊\n     3 │ c\\xFF␊\n     4 │ d  (no line ending)\n"
+        );
+        // A comment line's bidi override and a C1 control show as code points.
+        assert_eq!(
+            visible_text("# a\u{202e}b\u{9b}c".as_bytes()),
+            "# a<U+202E>b<U+009B>c"
         );
     }
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_runtime::adapter::{self, install, Availability};
+use robotstxt_suite::visible::Outside;
 
 use super::error::print_line;
 use super::select::AdapterArgs;
@@ -35,10 +36,12 @@ enum Action {
     List,
     /// Run the setup steps of the named adapters (all when none is named) into their cache:
     /// `target/adapters/` in a checkout, else the cache folder. An adapter already installed is
-    /// left as it is.
+    /// left as it is. With `--force`, every step runs again and, outside a checkout, the copy of
+    /// the carried adapters in the cache is checked and mended.
     Install {
         names: Vec<String>,
-        /// Run every step again, even those already done.
+        /// Run every step again, even those already done; outside a checkout, also check the
+        /// cache's copy of the carried adapters file by file and write again what differs.
         #[arg(long)]
         force: bool,
     },
@@ -118,6 +121,9 @@ fn list(select: &AdapterArgs) -> Result<Exit, Error> {
 }
 
 fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, Error> {
+    if force && select.uses_carried_suite() {
+        repair_suite(select)?;
+    }
     let adapters = select.manifests(false)?;
     let bar = ProgressBar::new(adapters.len() as u64).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} adapters {elapsed}  {wide_msg}")
@@ -150,6 +156,31 @@ fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, Error> {
     }
     bar.finish_and_clear();
     Ok(exit)
+}
+
+/// `--force` outside a checkout: the copy of the carried adapters in the cache folder is checked
+/// file by file against this binary's, and what differs is written again, so that a damaged
+/// adapter script is mended rather than reported as a parser that crashes.
+fn repair_suite(select: &AdapterArgs) -> Result<(), Error> {
+    let cache = robotstxt_runtime::cache::root(select.cache_dir.as_deref())?;
+    let repaired = robotstxt_runtime::suite::repair(&cache)?;
+    let dir = Outside::new(repaired.dir.display().to_string());
+    if repaired.rewritten.is_empty() {
+        print_line(&format!(
+            "ok      suite copy: {} files as this binary carries them, in {dir}",
+            repaired.checked
+        ))?;
+        return Ok(());
+    }
+    print_line(&format!(
+        "repaired suite copy: {} of {} files differed and were written again, in {dir}:",
+        repaired.rewritten.len(),
+        repaired.checked
+    ))?;
+    for path in &repaired.rewritten {
+        print_line(&format!("  {}", Outside::new(path.display().to_string())))?;
+    }
+    Ok(())
 }
 
 /// A line on stdout, shown whether or not the progress bar is drawn.

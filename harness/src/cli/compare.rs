@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use robotstxt_runtime::adapter;
 use robotstxt_suite::engine::{check_agent, Query};
 use robotstxt_suite::local_url;
-use robotstxt_suite::visible::json_escaped;
-use robotstxt_test::compare::{render, Comparison};
+use robotstxt_suite::visible::{json_escaped, Outside};
+use robotstxt_test::compare::{render, Comparison, Mark};
 
 use super::check::read_body;
 use super::error::print;
@@ -80,7 +80,9 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         }
         args.select.adapters = ready;
     }
-    let mut engines = args.select.open(true)?;
+    let opened = args.select.open_with_dirs(true)?;
+    let hints: Vec<Option<String>> = opened.iter().map(|o| o.check_hint.clone()).collect();
+    let mut engines: Vec<_> = opened.into_iter().map(|o| o.engine).collect();
     if engines.is_empty() {
         // `all` left out every adapter this machine cannot run, and that was every one.
         return Err(Error::Adapter(format!(
@@ -98,6 +100,19 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             json_escaped(json.map_err(|e| Error::Stdout(e.into()))?) + "\n"
         }
     })?;
+    // What to try for an adapter that gave no answer, on stderr, as `run` says it: one that
+    // never started is installed again; one that broke on a query is checked step by step.
+    for (column, hint) in comparison.columns.iter().zip(&hints) {
+        let name = Outside::new(column.handshake.name.clone());
+        if column.unavailable.is_some() && hint.is_some() {
+            eprintln!("{name}: {}", super::run::next_step(&column.handshake));
+        } else if let Some(hint) = hint
+            .as_ref()
+            .filter(|_| column.cells.iter().any(|c| c.mark == Mark::Broken))
+        {
+            eprintln!("{name}: {hint}");
+        }
+    }
     let tally = comparison.tally();
     Ok(if tally.broken > 0 {
         Exit::Unavailable

@@ -18,6 +18,7 @@ use robotstxt_runtime::signals::STDOUT_CLOSED;
 use robotstxt_runtime::suite::MaterialiseError;
 use robotstxt_suite::embedded::ExportError;
 use robotstxt_suite::located::LocatedError;
+use robotstxt_suite::visible::Outside;
 use robotstxt_test::atomic::WriteError;
 use robotstxt_test::fuzz::known::KnownError;
 use robotstxt_test::limits::SecondsError;
@@ -25,7 +26,7 @@ use robotstxt_test::report::history::HistoryError;
 use robotstxt_test::survey::census::CensusError;
 use robotstxt_test::survey::corpus::CorpusError;
 use robotstxt_test::survey::hosts::PlanError;
-use robotstxt_test::survey::merge::MergeError;
+use robotstxt_test::survey::merge::MergeFailure;
 use robotstxt_test::survey::write::ReadError;
 
 use super::Exit;
@@ -70,7 +71,7 @@ pub enum Error {
     #[error(transparent)]
     SurveyRead(#[from] ReadError),
     #[error(transparent)]
-    Merge(#[from] MergeError),
+    Merge(#[from] MergeFailure<Outside>),
     /// A census that could not go on: a WARC file or plan that cannot be read (its captures
     /// could not be written is output).
     #[error(transparent)]

@@ -260,8 +260,9 @@ fn render(
 }
 
 /// What to try when an adapter never answered: check a command step by step, or install a named
-/// adapter.
-fn next_step(handshake: &robotstxt_suite::engine::Handshake) -> String {
+/// adapter again (it was installed, or the run would have installed it first: `--force` runs its
+/// steps again and mends its files).
+pub(super) fn next_step(handshake: &robotstxt_suite::engine::Handshake) -> String {
     let name = &handshake.name;
     if name.contains([' ', '/']) {
         format!(
@@ -269,7 +270,10 @@ fn next_step(handshake: &robotstxt_suite::engine::Handshake) -> String {
             shlex::try_quote(name).unwrap_or_else(|_| name.into())
         )
     } else {
-        format!("try: robotstxt-test adapters install {name} (robotstxt-test adapters lists what this machine can run)")
+        format!(
+            "try: robotstxt-test adapters install --force {name} (robotstxt-test adapters lists \
+             what this machine can run)"
+        )
     }
 }
 

@@ -82,6 +82,12 @@ impl AdapterArgs {
         })
     }
 
+    /// Whether the adapters are the ones this binary carries, written into the cache folder (no
+    /// `--adapters`, and not inside a checkout).
+    pub fn uses_carried_suite(&self) -> bool {
+        self.adapters_dir.is_none() && suite::current_checkout().is_none()
+    }
+
     /// The adapters folder and where its adapters install: `--adapters`, else the checkout's,
     /// else the embedded ones written into the cache folder. Says which on stderr.
     pub fn source(&self) -> Result<AdapterSource, Error> {

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::{shown, Outside};
 use robotstxt_test::limits::MAX_SURVEY_FILE;
 use robotstxt_test::survey::census::{self, captures, census, census_part};
 use robotstxt_test::survey::hosts::read_plan;
-use robotstxt_test::survey::{self, merge::merge, write, Options, Shard, Survey};
+use robotstxt_test::survey::{self, merge::merge_named, write, Options, Shard, Survey};
 
 use super::corpus;
 use super::error::print;
@@ -95,9 +95,9 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         let out = out.unwrap_or_else(corpus::reports_folder);
         let surveys = files
             .iter()
-            .map(|f| write::read(f))
-            .collect::<Result<Vec<_>, _>>()?;
-        let merged = merge(surveys)?;
+            .map(|f| Ok((Outside::new(f.display().to_string()), write::read(f)?)))
+            .collect::<Result<Vec<_>, Error>>()?;
+        let merged = merge_named(surveys)?;
         write::write(&merged, &out)?;
         print(&format!("{}wrote {}\n", summary(&merged), written(&out)))?;
         return Ok(unreadable(&merged).unwrap_or(Exit::Ok));

@@ -63,12 +63,35 @@ fn add_u64(a: &mut u64, b: u64) -> Result<(), MergeError> {
 
 /// Adds `surveys` (shards of one corpus, surveyed with the same adapters and probe settings) up.
 pub fn merge(surveys: Vec<Survey>) -> Result<Survey, MergeError> {
+    let numbered = surveys.into_iter().enumerate();
+    merge_named(numbered).map_err(|failure| failure.source)
+}
+
+/// A survey that could not be added to the ones before it: its name (a file, in `survey
+/// merge`), and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: {source}")]
+pub struct MergeFailure<N: std::fmt::Display + std::fmt::Debug> {
+    pub name: N,
+    pub source: MergeError,
+}
+
+/// [`merge`], naming the survey that could not be added (the first one, when there is none).
+pub fn merge_named<N: std::fmt::Display + std::fmt::Debug + Default>(
+    surveys: impl IntoIterator<Item = (N, Survey)>,
+) -> Result<Survey, MergeFailure<N>> {
     let mut surveys = surveys.into_iter();
-    let mut merged = surveys.next().ok_or(MergeError::Nothing)?;
-    check_format(&merged)?;
-    for survey in surveys {
-        check_format(&survey)?;
-        add(&mut merged, survey)?;
+    let Some((name, mut merged)) = surveys.next() else {
+        return Err(MergeFailure {
+            name: N::default(),
+            source: MergeError::Nothing,
+        });
+    };
+    check_format(&merged).map_err(|source| MergeFailure { name, source })?;
+    for (name, survey) in surveys {
+        check_format(&survey)
+            .and_then(|()| add(&mut merged, survey))
+            .map_err(|source| MergeFailure { name, source })?;
     }
     if let Some(shards) = &merged.shards {
         if shards.included.len() == shards.count {

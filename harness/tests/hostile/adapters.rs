@@ -49,6 +49,30 @@ fn huge_error_texts_are_capped_and_shown_once() {
     }
 }
 
+/// `adapters check` holds an adapter's errors to the protocol's 4 KiB, whatever their type: a
+/// 1 MB string or a 2 MB JSON object per answer is not printed whole, once per probe.
+#[test]
+fn adapters_check_caps_error_texts() {
+    for mode in ["huge-error", "error-object"] {
+        let dir = tempfile::tempdir().unwrap();
+        let cmd = hostile_cmd(mode, dir.path());
+        let ran = run(dir.path(), &["adapters", "check", "--adapter-cmd", &cmd]);
+        assert_eq!(ran.code, 1, "{mode}: {}", ran.stderr);
+        let probes = (ran.stdout.lines())
+            .filter(|l| l.starts_with("  ok  ") || l.starts_with("  FAIL  "))
+            .count();
+        assert!(probes >= 5, "{mode}: {probes} probes");
+        // At most 4 KiB of error, quoted, and a few lines of context per probe.
+        assert!(
+            ran.stdout_bytes < probes * (5 << 10),
+            "{mode}: {} bytes for {probes} probes",
+            ran.stdout_bytes
+        );
+        assert!(ran.stdout.contains("bytes cut)"), "{mode}: nothing was cut");
+        assert_nothing_left(dir.path());
+    }
+}
+
 #[test]
 fn a_name_that_climbs_out_of_its_folder_stays_inside() {
     let dir = tempfile::tempdir().unwrap();

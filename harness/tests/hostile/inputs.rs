@@ -172,3 +172,109 @@ fn a_lattice_of_links_is_walked_once() {
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert!(ran.elapsed < Duration::from_secs(2), "{:?}", ran.elapsed);
 }
+
+/// `survey merge` adds counts with checked arithmetic (a count near 2^64 plus another is an
+/// error naming the file, not a count that wrapped round), and reads its inputs through the one
+/// reader (a FIFO or an oversized file is refused unread).
+#[test]
+fn survey_merge_refuses_overflowing_counts_and_unbounded_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("corpus");
+    fs::create_dir(&corpus).unwrap();
+    for name in ["a.txt", "b.txt", "c.txt"] {
+        fs::write(corpus.join(name), "User-agent: *\nDisallow: /a\n").unwrap();
+    }
+    for shard in ["1/2", "2/2"] {
+        let out = format!("s{}", &shard[..1]);
+        let args = [
+            "survey",
+            "--corpus",
+            "corpus",
+            "--adapter",
+            "reference",
+            "--shard",
+            shard,
+            "--out",
+            &out,
+        ];
+        let ran = run(dir.path(), &args);
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+    }
+    let merge = |first: &str| {
+        let args = ["survey", "merge", first, "s2/survey.json", "--out", "m"];
+        run(dir.path(), &args)
+    };
+    let whole = merge("s1/survey.json");
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let merged: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("m/survey.json")).unwrap())
+            .unwrap();
+    assert_eq!(merged["files"], 3);
+
+    // Shard 1 claims 2^64 - 1 files: added to shard 2's, the sum does not fit.
+    let mut forged: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("s1/survey.json")).unwrap())
+            .unwrap();
+    forged["files"] = serde_json::json!(u64::MAX);
+    fs::write(dir.path().join("forged.json"), forged.to_string()).unwrap();
+    let ran = merge("forged.json");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("s2/survey.json: a count does not fit in 64 bits"),
+        "{}",
+        ran.stderr
+    );
+    let merged: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("m/survey.json")).unwrap())
+            .unwrap();
+    assert_eq!(merged["files"], 3, "the earlier merge is left as it was");
+
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        dir.path().join("fifo.json"),
+        rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
+    )
+    .unwrap();
+    let big = fs::File::create(dir.path().join("big.json")).unwrap();
+    big.set_len(65 << 20).unwrap();
+    for input in ["fifo.json", "big.json"] {
+        let ran = merge(input);
+        bounded(&ran, input);
+        assert_eq!(ran.code, 2, "{input}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!("{input}:1:")),
+            "{}",
+            ran.stderr
+        );
+    }
+}
+
+/// `compare` caps the robots.txt body as `check` and `run` do: 20 MB given to every adapter is
+/// refused before any adapter is started.
+#[test]
+fn compare_refuses_a_body_past_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = fs::File::create(dir.path().join("robots.txt")).unwrap();
+    big.set_len(20 << 20).unwrap();
+    let cmd = hostile_cmd("plain", dir.path());
+    let args = [
+        "compare",
+        "--robots",
+        "robots.txt",
+        "--path",
+        "/a",
+        "--adapter-cmd",
+        &cmd,
+    ];
+    let ran = run(dir.path(), &args);
+    bounded(&ran, "compare");
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("robots.txt: longer than the limit of 4194304 bytes"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!dir.path().join("pids").exists(), "no adapter was started");
+}

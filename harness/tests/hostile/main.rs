@@ -9,6 +9,7 @@ mod archives;
 mod case_files;
 mod export;
 mod inputs;
+mod install;
 mod interrupts;
 mod orphans;
 mod output;

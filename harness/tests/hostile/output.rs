@@ -207,3 +207,174 @@ fn compare_and_adapters_check_show_an_adapters_escapes() {
         }
     }
 }
+
+/// The other commands that drive adapters: `survey` (its terminal summary and `survey.md`), `fuzz`
+/// and `report`'s summary on stderr show an adapter's handshake, errors and stderr made visible.
+#[test]
+fn survey_fuzz_and_report_show_an_adapters_escapes() {
+    for mode in ["escapes", "escape-hello", "stderr-escapes"] {
+        let (dir, cmd) = scratch(2, "x", mode);
+        fs::create_dir(dir.path().join("corpus")).unwrap();
+        fs::write(
+            dir.path().join("corpus/robots.txt"),
+            "User-agent: *\nDisallow: /a\n",
+        )
+        .unwrap();
+        let survey = [
+            "survey",
+            "--corpus",
+            "corpus",
+            "--adapter-cmd",
+            &cmd,
+            "--out",
+            "out",
+        ];
+        let fuzz = [
+            "fuzz",
+            "--cases",
+            "cases.yaml",
+            "--adapter-cmd",
+            &cmd,
+            "--docs",
+            "5",
+        ];
+        let report = [
+            "report",
+            "--cases",
+            "cases.yaml",
+            "--adapter-cmd",
+            &cmd,
+            "--out",
+            "reports",
+        ];
+        for args in [&survey[..], &fuzz[..], &report[..]] {
+            let ran = run(dir.path(), args);
+            let what = format!("{mode}: {}", args[0]);
+            assert!(ran.code <= 3, "{what}: {}", ran.stderr);
+            assert_inert(&what, &ran.stdout);
+            assert_inert(&what, &ran.stderr);
+        }
+        for page in ["out/survey.md", "reports/README.md", "reports/index.html"] {
+            let text = fs::read_to_string(dir.path().join(page)).unwrap();
+            assert_inert(&format!("{mode}: {page}"), &text);
+        }
+        // The refused handshake is quoted in `survey.md`, made visible.
+        if mode == "escape-hello" {
+            let text = fs::read_to_string(dir.path().join("out/survey.md")).unwrap();
+            assert!(text.contains("owned"), "{text}");
+        }
+    }
+}
+
+/// A bidi override in a robots.txt comment line and in a case's note reaches no output raw: the
+/// terminal's failure block, JUnit, and the Markdown and HTML pages show `<U+202E>`.
+#[test]
+fn bidi_controls_of_a_case_reach_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("cases.yaml"),
+        "cases:\n  - name: bidi\n    spec: test\n    note: \"n\\u202Ey\\u009Bz\"\n    \
+         robots: \"User-agent: *\\n# hi \\u202E there \\u2066x\\nDisallow: /a\\n\"\n    \
+         checks:\n      - { agent: FooBot, path: /a, expect: allowed }\n",
+    )
+    .unwrap();
+    let base = ["--cases", "cases.yaml", "--adapter", "reference"];
+    let verbose = run(dir.path(), &[&["run"][..], &base, &["--verbose"]].concat());
+    assert_eq!(verbose.code, 1, "{}", verbose.stderr);
+    let junit = run(
+        dir.path(),
+        &[&["run"][..], &base, &["--format", "junit"]].concat(),
+    );
+    let report = run(
+        dir.path(),
+        &[&["report"][..], &base, &["--out", "r"]].concat(),
+    );
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    let mut outputs = vec![
+        ("terminal".to_owned(), verbose.stdout),
+        ("junit".to_owned(), junit.stdout),
+    ];
+    for page in ["README.md", "reference.md", "index.html"] {
+        let text = fs::read_to_string(dir.path().join("r").join(page)).unwrap();
+        outputs.push((page.to_owned(), text));
+    }
+    for (what, text) in &outputs {
+        assert_inert(what, text);
+        assert!(!text.contains('\u{2066}'), "{what}: a raw U+2066");
+        assert!(!text.contains('\u{9b}'), "{what}: a raw C1 control");
+    }
+    // The comment line and the note are there, made visible, where the case is shown whole.
+    for (what, text) in &outputs[..1] {
+        assert!(
+            text.contains("# hi <U+202E> there <U+2066>x"),
+            "{what}: {text}"
+        );
+        assert!(text.contains("n<U+202E>y<U+009B>z"), "{what}: {text}");
+    }
+}
+
+/// A case file whose name holds ESC and U+202E is refused, and the error shows its name made
+/// visible; so does a survey naming an archive member it skips.
+#[test]
+fn file_and_member_names_are_shown_visibly() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    fs::write(
+        cases.join("bad\x1b]0;owned\x07\u{202e}lmay.yaml"),
+        crate::support::cases_yaml(1, "x"),
+    )
+    .unwrap();
+    let ran = run(
+        dir.path(),
+        &["run", "--cases", "cases", "--adapter", "reference"],
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert_inert("case file name", &ran.stderr);
+    assert!(
+        ran.stderr.contains("bad␛]0;owned␇<U+202E>lmay.yaml"),
+        "{}",
+        ran.stderr
+    );
+
+    // An archive member too large to survey, under a name that would retitle the terminal.
+    let archive = dir.path().join("corpus.tar");
+    let mut tar = tar::Builder::new(fs::File::create(&archive).unwrap());
+    let member = |name: &str, body: &[u8], tar: &mut tar::Builder<fs::File>| {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(body.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        tar.append_data(&mut header, name, body).unwrap();
+    };
+    member("a/robots.txt", b"User-agent: *\nDisallow: /x\n", &mut tar);
+    let big = vec![b'#'; 5 << 20];
+    member(
+        "b\x1b]0;owned\x07\u{202e}txt.exe/robots.txt",
+        &big,
+        &mut tar,
+    );
+    tar.into_inner().unwrap().sync_all().unwrap();
+    let cmd = crate::support::hostile_cmd("plain", dir.path());
+    let args = [
+        "survey",
+        "--corpus",
+        "corpus.tar",
+        "--adapter-cmd",
+        &cmd,
+        "--out",
+        "out",
+    ];
+    let ran = run(dir.path(), &args);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_inert("member name", &ran.stderr);
+    assert_inert("member name", &ran.stdout);
+    assert!(
+        ran.stderr.contains("b␛]0;owned␇<U+202E>txt.exe"),
+        "{}",
+        ran.stderr
+    );
+    let page = fs::read_to_string(dir.path().join("out/survey.md")).unwrap();
+    assert_inert("survey.md", &page);
+    assert!(page.contains("\\u{202E}txt.exe/robots.txt"), "{page}");
+}

@@ -1,6 +1,7 @@
 //! The reports folder `report --out` rebuilds: a link to it is kept and the folder it names is
-//! written, the current folder can be the reports folder, the folder keeps its mode, and an
-//! adapter's page never takes the name of a page kept there.
+//! written, the current folder can be the reports folder, the folder keeps its mode, an
+//! adapter's page never takes the name of a page kept there, and `survey` and `report` take the
+//! same lock on it, so that neither loses the other's files.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -58,4 +59,99 @@ fn an_adapter_named_like_a_kept_page_does_not_overwrite_it() {
         "{:?}",
         names_in(&out)
     );
+}
+
+/// A folder with a one-case corpus for `survey`, the small case file for `report`, and `out/`.
+fn survey_and_report_place() -> tempfile::TempDir {
+    let (dir, _) = scratch(2, "x", "plain");
+    fs::create_dir(dir.path().join("corpus")).unwrap();
+    fs::write(
+        dir.path().join("corpus/robots.txt"),
+        "User-agent: *\nDisallow: /a\n",
+    )
+    .unwrap();
+    fs::create_dir(dir.path().join("out")).unwrap();
+    dir
+}
+
+const SURVEY: [&str; 7] = [
+    "survey",
+    "--corpus",
+    "corpus",
+    "--adapter",
+    "reference",
+    "--out",
+    "out",
+];
+const REPORT: [&str; 7] = [
+    "report",
+    "--cases",
+    "cases.yaml",
+    "--adapter",
+    "reference",
+    "--out",
+    "out",
+];
+
+fn start(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_robotstxt-test"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// `survey` and `report` both wait for the lock on the folder they write into: while another
+/// holds it, neither writes a file there; once it is released, both finish.
+#[test]
+fn survey_and_report_wait_for_the_folder_lock() {
+    use rustix::fs::{flock, FlockOperation};
+    let dir = survey_and_report_place();
+    let out = dir.path().join("out");
+    let held = fs::File::open(&out).unwrap();
+    flock(&held, FlockOperation::LockExclusive).unwrap();
+    let mut survey = start(dir.path(), &SURVEY);
+    let mut report = start(dir.path(), &REPORT);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert!(
+        survey.try_wait().unwrap().is_none(),
+        "the survey did not wait"
+    );
+    assert!(
+        report.try_wait().unwrap().is_none(),
+        "the report did not wait"
+    );
+    assert_eq!(names_in(&out), Vec::<String>::new());
+    drop(held);
+    for mut child in [survey, report] {
+        assert!(child.wait().unwrap().success());
+    }
+    let names = names_in(&out);
+    for name in ["survey.json", "survey.md", "README.md", "index.html"] {
+        assert!(names.contains(&name.to_owned()), "{name}: {names:?}");
+    }
+}
+
+/// A survey and a report writing into one folder at the same moment, 10 times, at staggered
+/// starts: each keeps its output.
+#[test]
+fn a_survey_racing_a_report_keeps_its_output() {
+    for trial in 0..10u64 {
+        let dir = survey_and_report_place();
+        let mut report = start(dir.path(), &REPORT);
+        std::thread::sleep(std::time::Duration::from_millis(25 * trial));
+        let mut survey = start(dir.path(), &SURVEY);
+        assert!(report.wait().unwrap().success(), "trial {trial}");
+        assert!(survey.wait().unwrap().success(), "trial {trial}");
+        let names = names_in(&dir.path().join("out"));
+        for name in ["survey.json", "survey.md", "README.md", "index.html"] {
+            assert!(
+                names.contains(&name.to_owned()),
+                "trial {trial}: {name}: {names:?}"
+            );
+        }
+    }
 }

@@ -192,7 +192,14 @@ fn run_steps(
         match step {
             SetupStep::PythonVenv { packages } => {
                 let venv = adapter.cache.join("venv");
-                run(Command::new("python3").arg("-m").arg("venv").arg(&venv))?;
+                let mut make = Command::new("python3");
+                make.arg("-m").arg("venv");
+                if force {
+                    // Forced: a fresh venv, so that a damaged package is installed again (pip
+                    // leaves one that is "already satisfied" as it is).
+                    make.arg("--clear");
+                }
+                run(make.arg(&venv))?;
                 if !packages.is_empty() {
                     run(Command::new(venv.join("bin/pip"))
                         .args(["install", "--disable-pip-version-check", "--no-input", "-q"])
@@ -200,6 +207,11 @@ fn run_steps(
                 }
             }
             SetupStep::Npm { packages } => {
+                let modules = adapter.cache.join("node/node_modules");
+                if force && modules.exists() {
+                    // Forced: installed afresh, for the same reason as a venv.
+                    std::fs::remove_dir_all(&modules).map_err(io_at(&modules))?;
+                }
                 run(Command::new("npm")
                     .arg("install")
                     .arg("--prefix")
@@ -208,6 +220,12 @@ fn run_steps(
                     .args(packages))?;
             }
             SetupStep::CargoBuild { package } => {
+                let binary = adapter.target.join("release").join(package);
+                if force && binary.exists() {
+                    // Cargo trusts a binary newer than its sources, damaged or not; without it,
+                    // cargo links it again.
+                    std::fs::remove_file(&binary).map_err(io_at(&binary))?;
+                }
                 let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
                 run(Command::new(cargo)
                     .current_dir(&adapter.workspace)
@@ -343,9 +361,9 @@ fn sources(dir: &Path, wanted: impl Fn(&str) -> bool) -> String {
         .collect()
 }
 
-/// Runs a command to completion; on failure, the error holds the tail of what it printed.
 /// Runs one setup step to its end, through [`child::spawn`]: in its own process group, stopped
-/// with the harness (an interrupt kills the group; the harness's death kills the step).
+/// with the harness (an interrupt kills the group; the harness's death kills the step). On
+/// failure, the error holds the tail of what it printed.
 fn run(command: &mut Command) -> Result<(), InstallError> {
     let shown = format!("{command:?}");
     // Taken whole (the callers build it in place), to be handed to the starter thread.
