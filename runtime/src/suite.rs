@@ -12,6 +12,7 @@
 //! with the corpus, once per build of this crate, into the cache folder, with a workspace manifest
 //! of its own so that the Rust adapters build there as they do in a checkout.
 
+use std::borrow::Cow;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
@@ -95,23 +96,27 @@ pub enum ManifestError {
 
 /// Every file of a materialised suite, with its path under the suite folder: the corpus, the
 /// adapter folders, and the workspace's `Cargo.toml` and `Cargo.lock`. The marker is not one.
-fn suite_files() -> Result<Vec<(PathBuf, Vec<u8>)>, ManifestError> {
-    let mut files: Vec<(PathBuf, Vec<u8>)> = case_files()
+fn suite_files() -> Result<Vec<SuiteFile>, ManifestError> {
+    let mut files: Vec<SuiteFile> = case_files()
         .into_iter()
         .chain(files_under("adapters"))
-        .map(|(path, bytes)| (path.to_owned(), bytes.to_vec()))
+        .map(|(path, bytes)| (path.to_owned(), Cow::Borrowed(bytes)))
         .collect();
     let lock = EMBEDDED
         .get_file("Cargo.lock")
         .map_or(&[][..], |f| f.contents());
-    files.push(("Cargo.toml".into(), workspace_manifest()?.into_bytes()));
-    files.push(("Cargo.lock".into(), lock.to_vec()));
+    let manifest = workspace_manifest()?.into_bytes();
+    files.push(("Cargo.toml".into(), Cow::Owned(manifest)));
+    files.push(("Cargo.lock".into(), Cow::Borrowed(lock)));
     Ok(files)
 }
 
+/// A file of the materialised suite: its path under the suite folder, and its bytes.
+type SuiteFile = (PathBuf, Cow<'static, [u8]>);
+
 /// The folder the suite of this build is written to: named by the suite version and a hash of
 /// every file in it, so that another build never reuses it.
-fn suite_folder(cache: &Path, files: &[(PathBuf, Vec<u8>)]) -> PathBuf {
+fn suite_folder(cache: &Path, files: &[SuiteFile]) -> PathBuf {
     let mut hasher = DefaultHasher::new();
     files.hash(&mut hasher);
     cache
@@ -346,7 +351,10 @@ mod tests {
         assert_eq!(rewritten, [folder, changed, missing]);
         assert_eq!(std::fs::read(dir.join(changed)).unwrap(), carried);
         assert!(dir.join(folder).is_file());
-        assert_eq!(std::fs::read(dir.join("adapters/mine.txt")).unwrap(), b"kept");
+        assert_eq!(
+            std::fs::read(dir.join("adapters/mine.txt")).unwrap(),
+            b"kept"
+        );
         assert_eq!(materialise(cache.path()).unwrap(), dir);
     }
 
