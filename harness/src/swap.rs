@@ -7,8 +7,9 @@
 //! start, and the interrupt handler removes the folder being built.
 //!
 //! `out` is resolved through symbolic links first, so a link to the reports folder is kept and
-//! the folder it names is written. A folder that cannot be moved (a mount point, or the current
-//! folder) has its files replaced one by one instead, each whole. The folder keeps its mode.
+//! the folder it names is written. A folder that cannot be moved (a mount point, a bind mount
+//! included, or the current folder) has its files replaced one by one instead, each whole, and so
+//! does one whose exchange the file system refuses. The folder keeps its mode.
 //! The folder is locked ([`lock_folder`], which `survey` takes too) while it is rebuilt, so that
 //! a survey writing into it is not lost in the exchange.
 
@@ -54,7 +55,10 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
     fs::set_permissions(staging.path(), mode).map_err(at)?;
     let registered = staging.path().to_owned();
     signals::guard_temporary(&registered);
-    let result = build_and_swap(out, staging.path(), files);
+    let result = match build_and_swap(out, staging.path(), files) {
+        Err(refused) if cannot_exchange(&refused) => replace_each(out, files),
+        other => other,
+    };
     // Removes what is left under the staging name: the new folder if anything failed, the old
     // one after the exchange.
     drop(staging);
@@ -174,7 +178,40 @@ fn movable(out: &Path, parent: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     let device = |p: &Path| fs::metadata(p).map(|m| m.dev()).ok();
     let current = std::env::current_dir().and_then(fs::canonicalize).ok();
-    out.parent().is_some() && device(out) == device(parent) && current.as_deref() != Some(out)
+    out.parent().is_some()
+        && device(out) == device(parent)
+        && !is_mount_root(out)
+        && current.as_deref() != Some(out)
+}
+
+/// Whether `path` is where a file system is mounted: a bind mount of a folder of the same file
+/// system has the device of its parent, so the device check alone misses it.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn is_mount_root(path: &Path) -> bool {
+    use rustix::fs::{statx, AtFlags, StatxAttributes, StatxFlags, CWD};
+    let flags = AtFlags::NO_AUTOMOUNT | AtFlags::SYMLINK_NOFOLLOW;
+    statx(CWD, path, flags, StatxFlags::empty()).is_ok_and(|found| {
+        found.stx_attributes.contains(StatxAttributes::MOUNT_ROOT)
+            && found
+                .stx_attributes_mask
+                .contains(StatxAttributes::MOUNT_ROOT)
+    })
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn is_mount_root(_: &Path) -> bool {
+    false
+}
+
+/// Whether the exchange was refused for what the folder is rather than for what went wrong: a
+/// mount point (`EBUSY`), another file system (`EXDEV`), or a file system that cannot exchange
+/// (`EINVAL`). The files are then replaced one by one instead.
+fn cannot_exchange(error: &io::Error) -> bool {
+    use rustix::io::Errno;
+    let refusals = [Errno::BUSY, Errno::XDEV, Errno::INVAL];
+    refusals
+        .iter()
+        .any(|e| error.raw_os_error() == Some(e.raw_os_error()))
 }
 
 /// Replaces each file in `out` whole, one by one: for a folder that cannot be exchanged.
@@ -224,6 +261,18 @@ fn exchange(staging: &Path, out: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_exchange_is_told_from_a_failed_write() {
+        use rustix::io::Errno;
+        let error = |e: Errno| io::Error::from_raw_os_error(e.raw_os_error());
+        for refused in [Errno::BUSY, Errno::XDEV, Errno::INVAL] {
+            assert!(cannot_exchange(&error(refused)), "{refused:?}");
+        }
+        for failed in [Errno::NOSPC, Errno::ACCESS, Errno::NOENT] {
+            assert!(!cannot_exchange(&error(failed)), "{failed:?}");
+        }
+    }
 
     #[test]
     fn the_folder_is_replaced_whole_and_other_files_stay() {

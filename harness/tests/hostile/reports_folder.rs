@@ -33,6 +33,35 @@ fn the_current_folder_can_be_the_reports_folder() {
     assert!(names.contains(&"cases.yaml".to_owned()), "{names:?}");
 }
 
+/// A bind mount given as `--out` has the device of its parent, so only its mount flag tells that
+/// it cannot be exchanged: its files are replaced one by one, and the run does not end in
+/// "Device or resource busy". The mount is made in a mount namespace of the test's own
+/// (`unshare --mount --map-root-user`), which needs no privileges where user namespaces are on.
+#[test]
+fn a_bind_mount_given_as_out_is_written_in_place() {
+    let (dir, cmd) = scratch(2, "x", "plain");
+    for folder in ["real", "mounted"] {
+        fs::create_dir(dir.path().join(folder)).unwrap();
+    }
+    fs::write(dir.path().join("real/kept.txt"), "mine").unwrap();
+    let script = "mount --bind real mounted || exit 99\n\
+                  exec \"$BINARY\" report --cases cases.yaml --adapter-cmd \"$ADAPTER\" --out mounted";
+    let ran = std::process::Command::new("unshare")
+        .args(["--mount", "--map-root-user", "sh", "-c", script])
+        .current_dir(dir.path())
+        .env("BINARY", env!("CARGO_BIN_EXE_robotstxt-test"))
+        .env("ADAPTER", &cmd)
+        .output()
+        .expect("unshare(1) (util-linux) runs");
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert_ne!(ran.status.code(), Some(99), "no bind mount: {stderr}");
+    assert_eq!(ran.status.code(), Some(0), "{stderr}");
+    let names = names_in(&dir.path().join("real"));
+    for name in ["README.md", "index.html", "kept.txt"] {
+        assert!(names.contains(&name.to_owned()), "{name}: {names:?}");
+    }
+}
+
 #[test]
 fn the_folder_keeps_its_mode() {
     let (dir, cmd) = scratch(2, "x", "plain");
