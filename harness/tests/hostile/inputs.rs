@@ -173,6 +173,11 @@ fn a_lattice_of_links_is_walked_once() {
     assert!(ran.elapsed < Duration::from_secs(2), "{:?}", ran.elapsed);
 }
 
+/// The JSON document in the file at `path`.
+fn json_at(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
 /// `survey merge` adds counts with checked arithmetic (a count near 2^64 plus another is an
 /// error naming the file, not a count that wrapped round), and reads its inputs through the one
 /// reader (a FIFO or an oversized file is refused unread).
@@ -206,15 +211,11 @@ fn survey_merge_refuses_overflowing_counts_and_unbounded_inputs() {
     };
     let whole = merge("s1/survey.json");
     assert_eq!(whole.code, 0, "{}", whole.stderr);
-    let merged: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(dir.path().join("m/survey.json")).unwrap())
-            .unwrap();
+    let merged = json_at(&dir.path().join("m/survey.json"));
     assert_eq!(merged["files"], 3);
 
     // Shard 1 claims 2^64 - 1 files: added to shard 2's, the sum does not fit.
-    let mut forged: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(dir.path().join("s1/survey.json")).unwrap())
-            .unwrap();
+    let mut forged = json_at(&dir.path().join("s1/survey.json"));
     forged["files"] = serde_json::json!(u64::MAX);
     fs::write(dir.path().join("forged.json"), forged.to_string()).unwrap();
     let ran = merge("forged.json");
@@ -225,9 +226,7 @@ fn survey_merge_refuses_overflowing_counts_and_unbounded_inputs() {
         "{}",
         ran.stderr
     );
-    let merged: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(dir.path().join("m/survey.json")).unwrap())
-            .unwrap();
+    let merged = json_at(&dir.path().join("m/survey.json"));
     assert_eq!(merged["files"], 3, "the earlier merge is left as it was");
 
     rustix::fs::mkfifoat(
