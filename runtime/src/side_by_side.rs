@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{Engine, SharedRequest};
-use robotstxt_suite::run::{note_handed, queries_of, score, CheckResult, Scoring};
+use robotstxt_suite::run::{queries_of, score_handed, CheckResult, Scoring};
 
 use crate::turns::Turns;
 
@@ -33,8 +33,8 @@ pub fn run_engines(
             (index, case, request): &(usize, &'c Case, SharedRequest),
         ) {
             let reply = engine.check_shared(&case.id, &case.robots, &queries_of(case), request);
-            let mut results = score(*index, case, &reply, self.scoring);
-            note_handed(&mut results, case, engine.agent_form());
+            let form = engine.agent_form();
+            let results = score_handed(*index, case, &reply, self.scoring, form);
             self.results.extend(results);
             (self.progress)(self.engine, index + 1, self.total);
         }

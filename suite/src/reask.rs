@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 
 use crate::cases::Case;
 use crate::engine::{Engine, Failure, Reply};
-use crate::run::{queries_of, score, CheckResult, Outcome, Scoring};
+use crate::run::{queries_of, score_handed, CheckResult, Outcome, Scoring};
 
 /// How many more times a suspect check is asked, each after a fresh start. Five answers in all:
 /// an answer that flips on a coin's toss per process shows it with a chance of 15 in 16.
@@ -172,7 +172,7 @@ pub fn ask_patiently(
             }
         }
         let reply = reply.expect("asked at least once");
-        let again = score(case, &cases[case], &reply, scoring);
+        let again = score_handed(case, &cases[case], &reply, scoring, engine.agent_form());
         for &i in asked {
             let Some(new) = again.get(results[i].check) else {
                 continue;
@@ -204,5 +204,49 @@ fn answer(result: &CheckResult) -> Option<String> {
         (Some(verdict), _) => Some(verdict.as_str().to_owned()),
         (None, Outcome::Error) => Some("error".to_owned()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{AgentForm, Failure, Fault, Handshake, Query, ReferenceEngine};
+    use crate::run::score;
+    use robotstxt_reference::Profile;
+
+    /// The reference, handing its parser the product token: what a Google-family adapter says.
+    struct TokenHanding(ReferenceEngine);
+
+    impl Engine for TokenHanding {
+        fn handshake(&self) -> &Handshake {
+            self.0.handshake()
+        }
+        fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
+            self.0.check(id, robots, queries)
+        }
+        fn agent_form(&self) -> Option<AgentForm> {
+            Some(AgentForm::ProductToken)
+        }
+    }
+
+    /// A check that timed out and answers when asked again keeps saying what the parser was
+    /// handed, as a check answered the first time does.
+    #[test]
+    fn an_answer_asked_again_says_what_was_handed() {
+        let yaml = "cases:\n- name: a\n  spec: s\n  robots: \"User-agent: *\\nDisallow: /\\n\"\n  \
+                    checks:\n  - {agent: FooBot/2.1, path: /, expect: allowed}\n";
+        let cases = crate::cases::parse_file(yaml, std::path::Path::new("t.yaml"), "t").unwrap();
+        let timeout = Err(Failure {
+            fault: Fault::Timeout,
+            detail: "no answer in 5 s".into(),
+        });
+        let scoring = Scoring::Claimed(None);
+        let mut results = score(0, &cases[0], &timeout, scoring);
+        assert_eq!(results[0].outcome, Outcome::Timeout);
+        let mut engine = TokenHanding(ReferenceEngine::new(Profile::Norobots1994));
+        let found = ask_patiently(&mut engine, &cases, &mut results, scoring, &[0]);
+        assert_eq!(found.answered, [0]);
+        assert_eq!(results[0].outcome, Outcome::Fail);
+        assert_eq!(results[0].handed.as_deref(), Some("FooBot"));
     }
 }

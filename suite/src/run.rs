@@ -96,7 +96,7 @@ pub struct CheckResult {
     /// a decided check, and for one that is not scored.
     pub rests_on: Readings,
     /// What the engine handed its parser as the robot's name, when the engine says which form it
-    /// hands (see [`note_handed`]).
+    /// hands (see [`score_handed`]).
     pub handed: Option<String>,
 }
 
@@ -137,19 +137,26 @@ pub fn run_case(
     scoring: Scoring,
 ) -> Vec<CheckResult> {
     let reply = engine.check(&case.id, &case.robots, &queries_of(case));
-    let mut results = score(case_index, case, &reply, scoring);
-    note_handed(&mut results, case, engine.agent_form());
-    results
+    score_handed(case_index, case, &reply, scoring, engine.agent_form())
 }
 
-/// Records in each result of `case` what an engine handing `form` gave its parser as the
-/// robot's name; nothing when the form is not known.
-pub fn note_handed(results: &mut [CheckResult], case: &Case, form: Option<AgentForm>) {
+/// [`score`], each result then recording what an engine handing `form` gave its parser as the
+/// robot's name (nothing when the form is not known): how every engine's answer is scored, so
+/// that no path (a first asking, a second one alone, another profile) loses what was handed.
+pub fn score_handed(
+    case_index: usize,
+    case: &Case,
+    reply: &Result<Reply, Failure>,
+    scoring: Scoring,
+    form: Option<AgentForm>,
+) -> Vec<CheckResult> {
+    let mut results = score(case_index, case, reply, scoring);
     if let Some(form) = form {
-        for r in results {
+        for r in &mut results {
             r.handed = Some(form.handed(&case.checks[r.check].agent).to_owned());
         }
     }
+    results
 }
 
 /// Scores an engine's answer to a case's queries. Separate from asking, so that one answer can

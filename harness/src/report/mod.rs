@@ -269,9 +269,8 @@ pub fn collect(
                         .zip(&log)
                         .enumerate()
                         .flat_map(|(i, (case, (reply, _)))| {
-                            let mut scored = run::score(i, case, reply, Scoring::Forced(profile));
-                            run::note_handed(&mut scored, case, engine.agent_form());
-                            scored
+                            let forced = Scoring::Forced(profile);
+                            run::score_handed(i, case, reply, forced, engine.agent_form())
                         })
                         .map(|mut r| {
                             let seen = unstable.get(&(r.case, r.check));
