@@ -19,7 +19,7 @@ use crate::limits::CASE_FILE;
 use crate::located::LocatedError;
 use crate::readings::{ReadingField, Readings};
 use crate::spec::Spec;
-use crate::visible::{is_hidden, Outside};
+use crate::visible::{is_control_or_bidi, Outside};
 use crate::{case_rules, walk};
 
 /// One case: a robots.txt body and the checks asked of it.
@@ -139,7 +139,7 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
         };
         for file in files {
             let group = group_of(root, &file);
-            if group.chars().any(is_hidden) {
+            if group.chars().any(is_control_or_bidi) {
                 // A case's id is made of its file's name, and ids are shown everywhere.
                 let message = "the file's name holds a control or bidirectional character; \
                                case ids are made of file names"

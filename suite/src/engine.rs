@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use serde::{Deserialize, Serialize};
 
-use crate::visible::{is_bidi_control, Outside};
+use crate::visible::{is_control_or_bidi, Outside};
 
 /// One question about a body.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -39,7 +39,7 @@ pub enum BadAgent {
 pub fn check_agent(agent: &str) -> Result<(), BadAgent> {
     if agent.is_empty() {
         Err(BadAgent::Empty)
-    } else if agent.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+    } else if agent.chars().any(is_control_or_bidi) {
         Err(BadAgent::Hidden(agent.to_owned()))
     } else {
         Ok(())

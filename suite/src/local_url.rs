@@ -41,7 +41,7 @@ pub fn check_local(path: &str) -> Result<(), LocalUrlError> {
         Err(LocalUrlError::NoLeadingSlash(path.to_owned()))
     } else if path
         .chars()
-        .any(|c| c.is_control() || c == ' ' || crate::visible::is_bidi_control(c))
+        .any(|c| c == ' ' || crate::visible::is_control_or_bidi(c))
     {
         Err(LocalUrlError::SpaceOrControl(path.to_owned()))
     } else {

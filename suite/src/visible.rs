@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 /// The bidirectional formatting characters: marks, embeddings, overrides and isolates (the
 /// protocol's list, which a handshake is held to).
-pub use robotstxt_protocol::is_bidi_control;
+pub use robotstxt_protocol::{is_bidi_control, is_control_or_bidi};
 
 /// Whether `c` must not reach a reader as it is (line feeds may).
 pub fn is_hidden(c: char) -> bool {
@@ -30,21 +30,31 @@ pub fn is_hidden(c: char) -> bool {
 /// `text` with every control character but the line feed, and every bidirectional control,
 /// made visible. Borrowed when there is nothing to change.
 pub fn shown(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_hidden) {
+    made_visible(text, is_hidden)
+}
+
+/// `text` as one line: as [`shown`], the line feed made visible too (`␊`). For what must never
+/// take more than one line, such as a file's name, where a line feed would forge the next line.
+pub fn shown_line(text: &str) -> Cow<'_, str> {
+    made_visible(text, is_control_or_bidi)
+}
+
+/// `text` with every character `hidden` holds made visible: C0 controls as control pictures, the
+/// rest as code points.
+fn made_visible(text: &str, hidden: fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(hidden) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
         match c {
+            c if !hidden(c) => out.push(c),
             '\t' => out.push('␉'),
             '\u{7f}' => out.push('␡'),
-            c if (c as u32) < 0x20 && c != '\n' => {
-                out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?'))
-            }
-            c if is_hidden(c) => {
+            c if (c as u32) < 0x20 => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
+            c => {
                 let _ = write!(out, "<U+{:04X}>", c as u32);
             }
-            c => out.push(c),
         }
     }
     Cow::Owned(out)
@@ -164,9 +174,10 @@ impl PartialEq<&str> for Outside {
     }
 }
 
-/// The text a path names, as outside text: a file's name may hold anything.
+/// The text a path names, as outside text on one line: a file's name may hold anything, a line
+/// feed included.
 pub fn path_shown(path: &std::path::Path) -> Outside {
-    Outside(path.display().to_string())
+    Outside(shown_line(&path.display().to_string()).into_owned())
 }
 
 /// JSON text with every bidirectional control written as its `\uXXXX` escape: the same JSON
@@ -194,6 +205,17 @@ pub fn json_escaped(json: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_shows_its_line_feeds_and_text_keeps_them() {
+        assert_eq!(shown("a\nb\u{202e}"), "a\nb<U+202E>");
+        assert_eq!(shown_line("a\nb\u{202e}\t"), "a␊b<U+202E>␉");
+        assert!(matches!(shown_line("plain"), Cow::Borrowed("plain")));
+        assert_eq!(
+            path_shown(std::path::Path::new("x\ny.yaml")).raw(),
+            "x␊y.yaml"
+        );
+    }
 
     #[test]
     fn long_text_is_cut_in_the_middle_with_a_count() {

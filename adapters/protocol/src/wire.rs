@@ -18,7 +18,7 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
 use crate::agents::{product_token, robot_name};
-use crate::is_bidi_control;
+use crate::is_control_or_bidi;
 
 /// The protocol version these types describe.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -180,7 +180,7 @@ impl Handshake {
             ("profile", &self.profile),
         ];
         let named: Vec<String> = (fields.iter())
-            .filter(|(_, value)| value.chars().any(|c| c.is_control() || is_bidi_control(c)))
+            .filter(|(_, value)| value.chars().any(is_control_or_bidi))
             .map(|(field, _)| format!("`{field}`"))
             .collect();
         (!named.is_empty()).then(|| {

@@ -9,7 +9,7 @@ use robotstxt_suite::engine::check_agent;
 use robotstxt_suite::input::{self, ReadError};
 use robotstxt_suite::limits::MAX_ROBOTS_FILE;
 use robotstxt_suite::local_url;
-use robotstxt_suite::visible::{is_bidi_control, shown};
+use robotstxt_suite::visible::{is_control_or_bidi, shown};
 
 use super::error::print;
 use super::{parse_profile, Error, Exit};
@@ -38,11 +38,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     // As `compare` and the corpus hold them: a line feed in either would forge a line of the
     // explanation, which quotes both.
     check_agent(&args.agent).map_err(|e| Error::flag("--agent", e))?;
-    if args
-        .path
-        .chars()
-        .any(|c| c.is_control() || is_bidi_control(c))
-    {
+    if args.path.chars().any(is_control_or_bidi) {
         return Err(Error::usage(format!(
             "--path {:?} holds a control or bidirectional character; percent-encode it",
             args.path

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use robotstxt_suite::visible::{shown, Outside};
+use robotstxt_suite::visible::{shown, shown_line, Outside};
 use robotstxt_test::limits::MAX_SURVEY_FILE;
 use robotstxt_test::survey::census::{self, captures, census, census_part};
 use robotstxt_test::survey::hosts::read_plan;
@@ -157,7 +157,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         let names: Vec<String> = result
             .oversized
             .iter()
-            .map(|o| format!("{} ({} bytes)", shown(&o.name), o.bytes))
+            .map(|o| format!("{} ({} bytes)", shown_line(&o.name), o.bytes))
             .collect();
         eprintln!(
             "skipped {} file(s) larger than {MAX_SURVEY_FILE} bytes: {}",

@@ -86,7 +86,7 @@ pub fn md(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_control() || robotstxt_suite::visible::is_bidi_control(c) => {
+            c if robotstxt_suite::visible::is_control_or_bidi(c) => {
                 out.push_str(&format!("\\u{{{:X}}}", c as u32))
             }
             c => out.push(c),
@@ -101,7 +101,7 @@ pub fn md_code(text: &str) -> String {
     let shown: String = text
         .chars()
         .map(|c| {
-            if c.is_control() || robotstxt_suite::visible::is_bidi_control(c) {
+            if robotstxt_suite::visible::is_control_or_bidi(c) {
                 format!("\\u{{{:X}}}", c as u32)
             } else {
                 c.to_string()

@@ -336,6 +336,20 @@ fn file_and_member_names_are_shown_visibly() {
         "{}",
         ran.stderr
     );
+    // A line feed too: a case id holding one would forge a line wherever it is shown.
+    let fed = dir.path().join("fed");
+    fs::create_dir(&fed).unwrap();
+    fs::write(
+        fed.join("a\nok 1 forged.yaml"),
+        crate::support::cases_yaml(1, "x"),
+    )
+    .unwrap();
+    let ran = run(
+        dir.path(),
+        &["run", "--cases", "fed", "--adapter", "reference"],
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stdout);
+    assert!(ran.stderr.contains("a␊ok 1 forged.yaml"), "{}", ran.stderr);
 
     // An archive member too large to survey, under a name that would retitle the terminal.
     let archive = dir.path().join("corpus.tar");
@@ -350,7 +364,7 @@ fn file_and_member_names_are_shown_visibly() {
     member("a/robots.txt", b"User-agent: *\nDisallow: /x\n", &mut tar);
     let big = vec![b'#'; 5 << 20];
     member(
-        "b\x1b]0;owned\x07\u{202e}txt.exe/robots.txt",
+        "b\x1b]0;owned\x07\u{202e}txt.exe\nx/robots.txt",
         &big,
         &mut tar,
     );
@@ -370,11 +384,14 @@ fn file_and_member_names_are_shown_visibly() {
     assert_inert("member name", &ran.stderr);
     assert_inert("member name", &ran.stdout);
     assert!(
-        ran.stderr.contains("b␛]0;owned␇<U+202E>txt.exe"),
+        ran.stderr.contains("b␛]0;owned␇<U+202E>txt.exe␊x"),
         "{}",
         ran.stderr
     );
     let page = fs::read_to_string(dir.path().join("out/survey.md")).unwrap();
     assert_inert("survey.md", &page);
-    assert!(page.contains("\\u{202E}txt.exe/robots.txt"), "{page}");
+    assert!(
+        page.contains("\\u{202E}txt.exe\\u{A}x/robots.txt"),
+        "{page}"
+    );
 }

@@ -8,7 +8,7 @@ use robotstxt_suite::engine::CLAIMABLE_PROFILES;
 use robotstxt_suite::input::{Format, Input};
 use robotstxt_suite::limits::MANIFEST;
 use robotstxt_suite::located::LocatedError;
-use robotstxt_suite::visible::is_bidi_control;
+use robotstxt_suite::visible::{is_control_or_bidi, is_hidden};
 use serde::{Deserialize, Serialize};
 
 use crate::cache::Places;
@@ -250,12 +250,7 @@ impl Adapter {
         }
         // Shown as they are on every page and on the terminal: one line of plain text each (the
         // prose fields may hold line feeds, nothing else hidden).
-        fn one_line(c: char) -> bool {
-            c.is_control() || is_bidi_control(c)
-        }
-        fn prose(c: char) -> bool {
-            c != '\n' && one_line(c)
-        }
+        let (one_line, prose): (IsHidden, IsHidden) = (is_control_or_bidi, is_hidden);
         let shown_fields: [(&str, Option<&String>, IsHidden); 8] = [
             ("name", Some(&manifest.name), one_line),
             ("parser", Some(&manifest.parser), one_line),
@@ -278,9 +273,7 @@ impl Adapter {
         for version in &manifest.versions {
             if version.is_empty()
                 || version.contains(['/', '\\', '@'])
-                || version
-                    .chars()
-                    .any(|c| c.is_control() || is_bidi_control(c))
+                || version.chars().any(is_control_or_bidi)
                 || seen.contains(&version.as_str())
             {
                 return Err(field_error(
