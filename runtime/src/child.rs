@@ -99,8 +99,10 @@ fn die_with_parent(_: &mut Command) {}
 mod tests {
     use super::*;
 
+    /// Its own process group, as the kernel reports it. (The parent-death signal is shown by
+    /// killing the harness: `harness/tests/hostile/orphans.rs` and `install.rs`.)
     #[test]
-    fn a_child_gets_its_own_group_and_the_parent_death_signal() {
+    fn a_child_runs_in_a_process_group_of_its_own() {
         let mut command = Command::new("sh");
         command.args(["-c", "cat /proc/self/stat"]);
         command.stdout(std::process::Stdio::piped());
@@ -109,7 +111,6 @@ mod tests {
         let output = child.wait_with_output().unwrap();
         signals::release(running);
         let text = String::from_utf8(output.stdout).unwrap();
-        assert_eq!(running.group, pid as i32);
         // Field 5 of /proc/self/stat (after the name) is the process group.
         let group = text
             .rsplit_once(')')

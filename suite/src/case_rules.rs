@@ -35,9 +35,6 @@ impl Reported {
     }
 }
 
-/// A check's own `reading` and `reported` fields: every reading it names must belong to a profile
-/// that scores it (one that does not could never apply), and `reported` says which answer the
-/// reported behaviour gives. Gives the check's readings and that answer.
 /// A case or check whose fields do not hold together, as [`crate::cases`] reports it at the case's
 /// or the check's line.
 #[derive(Debug, thiserror::Error)]
@@ -71,6 +68,9 @@ pub enum RuleError {
     MarkedUnreported(String),
 }
 
+/// A check's own `reading` and `reported` fields: every reading it names must belong to a profile
+/// that scores it (one that does not could never apply), and `reported` says which answer the
+/// reported behaviour gives. Gives the check's readings and that answer.
 pub(crate) fn check_fields(
     expect: &Expected,
     readings: Readings,

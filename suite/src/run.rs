@@ -100,6 +100,17 @@ pub struct CheckResult {
     pub handed: Option<String>,
 }
 
+impl CheckResult {
+    /// Whether the engine gave no answer here (a crash, a timeout, a protocol error), counting
+    /// one it gave on an open point too: the faults a breakdown is made of.
+    pub fn is_fault(&self) -> bool {
+        matches!(
+            self.open_fault.unwrap_or(self.outcome),
+            Outcome::Crash | Outcome::Timeout | Outcome::ProtocolError
+        )
+    }
+}
+
 /// Which profile's expectations score an engine's answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scoring {
@@ -270,13 +281,6 @@ pub fn run_cases(
 /// rather than as one failure per check (see [`crate::expectations::gate`]).
 pub fn breakdown_start(results: &[CheckResult]) -> Option<usize> {
     let first_skipped = results.iter().position(|r| r.outcome == Outcome::Skipped)?;
-    let is_fault = |r: &CheckResult| {
-        let outcome = r.open_fault.unwrap_or(r.outcome);
-        matches!(
-            outcome,
-            Outcome::Crash | Outcome::Timeout | Outcome::ProtocolError
-        )
-    };
     let mut start = first_skipped;
     while start > 0 {
         // The case just before `start`, whole: a batch faults as one.
@@ -285,7 +289,7 @@ pub fn breakdown_start(results: &[CheckResult]) -> Option<usize> {
             .iter()
             .rposition(|r| r.case != case)
             .map_or(0, |i| i + 1);
-        if !results[begins..start].iter().all(is_fault) {
+        if !results[begins..start].iter().all(CheckResult::is_fault) {
             break;
         }
         start = begins;

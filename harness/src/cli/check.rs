@@ -1,12 +1,11 @@
 //! `robotstxt-test check`: one question to the reference, answered with its explanation.
 
-use std::io;
 use std::path::{Path, PathBuf};
 
 use robotstxt_reference::lines::{self, LineKind};
 use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::engine::check_agent;
-use robotstxt_suite::input::{self, ReadError};
+use robotstxt_suite::input;
 use robotstxt_suite::limits::MAX_ROBOTS_FILE;
 use robotstxt_suite::local_url;
 use robotstxt_suite::visible::{is_control_or_bidi, shown};
@@ -126,11 +125,5 @@ pub fn read_body(path: &Path) -> Result<Vec<u8>, Error> {
     } else {
         input::read_bytes(path, MAX_ROBOTS_FILE)
     };
-    result.map_err(|e| match e {
-        ReadError::Io(e) => Error::unreadable(path)(e),
-        other => Error::unreadable(path)(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            other.to_string(),
-        )),
-    })
+    result.map_err(|e| Error::unreadable(path)(e.into()))
 }

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use robotstxt_runtime::suite;
 use robotstxt_suite::expectations::{ExpectationFile, Listed};
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::visible::shown;
@@ -58,7 +57,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     if !args.select.any() {
         args.select.adapters.push("all".to_owned());
     }
-    let carried = args.select.adapters_dir.is_none() && suite::current_checkout().is_none();
+    let carried = args.select.uses_carried_suite();
     if args.update_expectations && carried && !args.select.adapters.is_empty() {
         return Err(Error::usage(
             "--update-expectations rewrites the adapters' expectations.yaml: run it in a \
@@ -146,7 +145,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         return Ok(Exit::Ok);
     }
     let mut exit = Exit::Ok;
-    for (adapter, file) in report.adapters.iter().zip(&files) {
+    for ((adapter, file), read) in report.adapters.iter().zip(&files).zip(&previous) {
         let name = &adapter.handshake.name;
         let Some(target) = file.clone() else {
             eprintln!("note: {name} has no adapter folder; no expectation file written");
@@ -157,18 +156,18 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             exit = Exit::Unavailable;
             continue;
         }
-        let previous = if target.is_file() {
-            Some(ExpectationFile::load(&target)?)
-        } else {
-            None
+        // Read once before the run; a file that could not be read then is read again here, so
+        // that its error stops the update instead of the file being replaced.
+        let reread;
+        let previous = match read {
+            Some(file) => Some(file),
+            None if target.is_file() => {
+                reread = ExpectationFile::load(&target)?;
+                Some(&reread)
+            }
+            None => None,
         };
-        super::gate::update(
-            &target,
-            previous.as_ref(),
-            name,
-            &report.cases,
-            &adapter.claimed,
-        )?;
+        super::gate::update(&target, previous, name, &report.cases, &adapter.claimed)?;
     }
     Ok(exit)
 }

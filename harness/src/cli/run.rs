@@ -8,6 +8,7 @@ use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
+use robotstxt_suite::grouping::is_grouped;
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::release::CorpusId;
 use robotstxt_suite::run::{Outcome, Scoring};
@@ -181,12 +182,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     for run in &runs {
         let failed = match run.gate {
             Some((_, judged)) => judged.fails(args.gate.strict),
-            None => run.answered().iter().any(|r| {
-                !matches!(
-                    r.outcome,
-                    Outcome::Pass | Outcome::Unspecified | Outcome::Skipped
-                )
-            }),
+            None => run.answered().iter().any(is_grouped),
         };
         let tally = run.gate.map(|(_, judged)| judged.tally());
         let unstable_only = tally.is_some_and(|t| t.unstable > 0 && t.regressions == 0);

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use robotstxt_reference::Verdict;
 use robotstxt_suite::cause::Cause;
-use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::expectations::{Entry, ExpectationFile};
 use robotstxt_suite::input::{Format, Input};
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::run::Outcome;
@@ -246,16 +246,17 @@ fn from_runs(runs: Vec<RawRun>, path: &Path) -> ResultsFile {
 /// the outcome, the run's verdict is taken too, so that only a change of outcome shows: `diff`
 /// of this against the run is the gate's judgement, check by check.
 pub fn expected_by(file: &ExpectationFile, actual: &AdapterResults) -> AdapterResults {
-    let listed: HashMap<String, Outcome> = (file.entries.iter())
-        .map(|e| (e.check.to_string(), e.outcome.outcome()))
+    let listed: HashMap<String, &Entry> = (file.entries.iter())
+        .map(|e| (e.check.to_string(), e))
         .collect();
     let checks = (actual.checks.iter())
         .map(|check| {
             let now = check.answer.outcome;
-            let outcome = match listed.get(&check.id) {
+            let entry = listed.get(&check.id);
+            let outcome = match entry.map(|e| e.outcome.outcome()) {
                 // An unstable check may answer anything.
                 Some(Outcome::Unstable) => now,
-                Some(&outcome) => outcome,
+                Some(outcome) => outcome,
                 None if matches!(now, Outcome::Unspecified | Outcome::Skipped) => now,
                 None => Outcome::Pass,
             };
@@ -264,11 +265,7 @@ pub fn expected_by(file: &ExpectationFile, actual: &AdapterResults) -> AdapterRe
                     outcome,
                     verdict: (outcome == now).then_some(check.answer.verdict).flatten(),
                 },
-                cause: file
-                    .entries
-                    .iter()
-                    .find(|e| e.check.to_string() == check.id)
-                    .and_then(|e| e.cause),
+                cause: entry.and_then(|e| e.cause),
                 ..check.clone()
             }
         })

@@ -11,7 +11,8 @@ use std::fmt::Write as _;
 
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
-use robotstxt_suite::run::{CheckResult, Outcome};
+use robotstxt_suite::grouping::is_grouped;
+use robotstxt_suite::run::CheckResult;
 
 use super::EngineRun;
 
@@ -86,7 +87,7 @@ pub fn annotations(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> Stri
                 }
             }
             None => {
-                for r in run.results.iter().filter(|r| failed(r)) {
+                for r in run.results.iter().filter(|r| is_grouped(r)) {
                     let id = format!("{}#{}", cases[r.case].id, r.check);
                     let message = format!("{name}: {id}: {} (expected {})", shown(r), expected(r));
                     command(&mut out, "error", None, None, &message);
@@ -97,13 +98,6 @@ pub fn annotations(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> Stri
         out.push('\n');
     }
     out
-}
-
-fn failed(r: &CheckResult) -> bool {
-    !matches!(
-        r.outcome,
-        Outcome::Pass | Outcome::Unspecified | Outcome::Skipped
-    )
 }
 
 fn shown(r: &CheckResult) -> String {

@@ -37,8 +37,8 @@ pub struct EngineRun<'a> {
     pub check_hint: Option<&'a str>,
 }
 
-/// Lines of an adapter's stderr shown under a breakdown in text meant for a terminal; the rest is
-/// in `--format json` and `junit`.
+/// Lines of an adapter's stderr (a traceback's end) shown under a breakdown, on a terminal and
+/// in the Markdown summary; the rest is in `--format json` and `junit`.
 const STDERR_LINES: usize = 8;
 
 impl EngineRun<'_> {

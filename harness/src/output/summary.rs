@@ -12,12 +12,10 @@ use robotstxt_suite::run::{Outcome, Summary};
 use robotstxt_suite::visible::Outside;
 
 use crate::output::markup::{md, md_cell, md_code, md_fence};
-use crate::output::{plural, EngineRun};
+use crate::output::{plural, EngineRun, STDERR_LINES};
 
 /// Listed checks per section before the rest is only counted.
 const MAX_LISTED: usize = 30;
-/// Lines of an adapter's stderr (a traceback's end) shown under its breakdown.
-const STDERR_LINES: usize = 8;
 
 /// The summary of every engine's run.
 pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String {

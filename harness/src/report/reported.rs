@@ -9,6 +9,7 @@
 use robotstxt_reference::Verdict;
 
 use robotstxt_suite::cases::{Case, Reported};
+use robotstxt_suite::grouping::is_grouped;
 use robotstxt_suite::run::{CheckResult, Outcome};
 
 /// How a check an adapter does not pass relates to what its case's thread reported.
@@ -73,10 +74,7 @@ fn relation(reported: Option<Reported>, actual: Option<Verdict>) -> Relation {
 pub fn not_passed<'a>(cases: &'a [Case], results: &[CheckResult]) -> Vec<NotPassed<'a>> {
     let mut out: Vec<NotPassed<'a>> = Vec::new();
     for r in results {
-        if matches!(
-            r.outcome,
-            Outcome::Pass | Outcome::Unspecified | Outcome::Skipped
-        ) {
+        if !is_grouped(r) {
             continue;
         }
         let case = &cases[r.case];

@@ -116,13 +116,7 @@ pub fn read_corpus(
 /// The archive at `path`, a regular file (a FIFO or a device named `*.tar` is refused, not
 /// waited on or read forever).
 fn open_archive(path: &Path) -> Result<File, CorpusError> {
-    input::open_regular(path).map_err(|e| match e {
-        ReadError::Io(e) => unreadable(path)(e),
-        other => unreadable(path)(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            other.to_string(),
-        )),
-    })
+    input::open_regular(path).map_err(|e| unreadable(path)(e.into()))
 }
 
 /// A file read, or one left out for its size.
@@ -159,11 +153,7 @@ fn read_folder(
                     name,
                     bytes: size.unwrap_or(MAX_SURVEY_FILE + 1),
                 }),
-                Err(ReadError::NotRegular) => {
-                    let e = io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
-                    return Err(unreadable(&path)(e));
-                }
-                Err(ReadError::Io(e)) => return Err(unreadable(&path)(e)),
+                Err(refused) => return Err(unreadable(&path)(refused.into())),
             };
             if !visit(item) {
                 return Ok(false);

@@ -148,13 +148,7 @@ pub fn read_warc(path: &Path, visit: &mut dyn FnMut(Item) -> bool) -> Result<(),
         source,
     };
     // A regular file only (a FIFO is refused, not waited on); the reader holds its own bounds.
-    let file = robotstxt_suite::input::open_regular(path).map_err(|e| match e {
-        robotstxt_suite::input::ReadError::Io(e) => at(e),
-        other => at(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            other.to_string(),
-        )),
-    })?;
+    let file = robotstxt_suite::input::open_regular(path).map_err(|e| at(e.into()))?;
     let mut input = BufReader::with_capacity(256 << 10, file);
     let gzip = input.fill_buf().map_err(at)?.starts_with(&GZIP_MAGIC[..2]);
     if gzip {

@@ -164,7 +164,7 @@ pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckRes
             }
             // Once the adapter broke down, its faults (the same debug print or crash, now and
             // then before it gave up) are the breakdown's, judged with it.
-            if i >= broke_down_from || (broke_down && is_fault(r)) {
+            if i >= broke_down_from || (broke_down && r.is_fault()) {
                 return Status::BrokeDown;
             }
             match (entry, Listed::of(r.outcome)) {
@@ -181,14 +181,6 @@ pub fn judge(expectations: &ExpectationFile, cases: &[Case], results: &[CheckRes
         statuses,
         slow: Vec::new(),
     }
-}
-
-/// A crash, timeout or protocol error: the adapter's fault rather than the parser's answer.
-fn is_fault(result: &CheckResult) -> bool {
-    matches!(
-        result.open_fault.unwrap_or(result.outcome),
-        Outcome::Crash | Outcome::Timeout | Outcome::ProtocolError
-    )
 }
 
 /// The results an update asks again before it writes a file from them: every non-pass (a

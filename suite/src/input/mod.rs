@@ -67,6 +67,17 @@ pub enum ReadError {
     Io(#[from] io::Error),
 }
 
+/// As an I/O error, for a caller that reports every failure to read a file alike: a refusal is
+/// `InvalidInput`, with its reason.
+impl From<ReadError> for io::Error {
+    fn from(error: ReadError) -> io::Error {
+        match error {
+            ReadError::Io(e) => e,
+            refused => io::Error::new(io::ErrorKind::InvalidInput, refused.to_string()),
+        }
+    }
+}
+
 /// Opens the regular file at `path` (links followed) for reading, without waiting on a FIFO;
 /// anything else is [`ReadError::NotRegular`]. For inputs read as a stream (a WARC file), whose
 /// reader holds its own bounds.
