@@ -5,20 +5,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
 use common::run_binary;
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
 
 /// The first fenced block of `language` in the adapters README.
 fn readme_block(language: &str) -> String {
-    let readme = std::fs::read_to_string(workspace().join("adapters/README.md")).unwrap();
+    let readme = std::fs::read_to_string(common::checkout().join("adapters/README.md")).unwrap();
     let fence = format!("```{language}\n");
     let start = readme.find(&fence).expect("the README has the block") + fence.len();
     let end = start + readme[start..].find("```").unwrap();
@@ -42,7 +33,7 @@ fn the_python_adapter_from_the_readme_runs() {
     std::fs::write(&script, code).unwrap();
     let cmd = format!("python3 {}", script.display());
 
-    let out = run_binary(&workspace(), &["run", "--adapter-cmd", &cmd]);
+    let out = run_binary(&common::checkout(), &["run", "--adapter-cmd", &cmd]);
     assert!(out.code <= 1, "{out:?}");
     let summary = summary_line(&out.stdout);
     assert!(summary.starts_with("my-parser "), "{summary}");
@@ -56,12 +47,12 @@ fn the_python_adapter_from_the_readme_runs() {
     let file = dir.path().join("expectations.yaml");
     let file = file.to_str().unwrap();
     let update = run_binary(
-        &workspace(),
+        &common::checkout(),
         &["run", "--adapter-cmd", &cmd, "--update-expectations", file],
     );
     assert_eq!(update.code, 0, "{update:?}");
     let gate = run_binary(
-        &workspace(),
+        &common::checkout(),
         &["run", "--adapter-cmd", &cmd, "--expectations", file],
     );
     assert_eq!(gate.code, 0, "{gate:?}");
@@ -81,7 +72,7 @@ fn the_adapter_yaml_from_the_readme_runs() {
     std::fs::write(folder.join("adapter.yaml"), readme_block("yaml")).unwrap();
     let manifest = folder.join("adapter.yaml");
     let out = run_binary(
-        &workspace(),
+        &common::checkout(),
         &["run", "--adapter-cmd", manifest.to_str().unwrap()],
     );
     assert!(out.code <= 1, "{out:?}");
@@ -95,7 +86,7 @@ fn the_adapter_yaml_from_the_readme_runs() {
 fn the_javascript_adapter_from_the_readme_runs() {
     // `npm install robots-parser`, as the README says, is what `adapters install` does for the
     // node-robots-parser adapter; CI runs that before the tests.
-    let modules = workspace().join("target/adapters/node-robots-parser/node/node_modules");
+    let modules = common::checkout().join("target/adapters/node-robots-parser/node/node_modules");
     let node = std::process::Command::new("node").arg("--version").output();
     if node.is_err() || !modules.join("robots-parser").is_dir() {
         eprintln!(
@@ -115,7 +106,7 @@ fn the_javascript_adapter_from_the_readme_runs() {
             "--adapter-cmd",
             &format!("node {}", script.display()),
         ])
-        .current_dir(workspace())
+        .current_dir(common::checkout())
         .env("NODE_PATH", &modules)
         .output()
         .unwrap();

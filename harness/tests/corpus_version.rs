@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use common::run_binary;
 
 fn checkout_cases() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases")
+    common::checkout().join("cases")
 }
 
 fn copy_of_cases(to: &Path) {

@@ -8,13 +8,6 @@ use std::collections::BTreeSet;
 
 use common::run_binary;
 
-fn workspace() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
 /// Every `case#n` the text names: a block's first line (`case#n — outcome`) or an `also:` list
 /// (`case#0,2`).
 fn named(text: &str) -> BTreeSet<String> {
@@ -50,7 +43,7 @@ fn named(text: &str) -> BTreeSet<String> {
 #[test]
 fn python_urllib_fits_in_groups_and_verbose_shows_every_block() {
     let json = run_binary(
-        &workspace(),
+        &common::checkout(),
         &["run", "--adapter", "python-urllib", "--format", "json"],
     );
     if json.stderr.contains("unavailable") {
@@ -67,7 +60,7 @@ fn python_urllib_fits_in_groups_and_verbose_shows_every_block() {
         .collect();
     assert!(not_passed.len() > 50, "{}", not_passed.len());
 
-    let grouped = run_binary(&workspace(), &["run", "--adapter", "python-urllib"]);
+    let grouped = run_binary(&common::checkout(), &["run", "--adapter", "python-urllib"]);
     assert_eq!(grouped.code, 1, "{}", grouped.stderr);
     let lines = grouped.stdout.lines().count();
     assert!(lines <= 250, "{lines} lines:\n{}", grouped.stdout);
@@ -83,11 +76,11 @@ fn python_urllib_fits_in_groups_and_verbose_shows_every_block() {
     assert_eq!(total, not_passed.len(), "the groups' counts add up");
 
     let verbose = run_binary(
-        &workspace(),
+        &common::checkout(),
         &["run", "--adapter", "python-urllib", "--verbose"],
     );
     let long = run_binary(
-        &workspace(),
+        &common::checkout(),
         &["run", "--adapter", "python-urllib", "--format", "long"],
     );
     assert_eq!(verbose.stdout, long.stdout);

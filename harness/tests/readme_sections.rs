@@ -114,7 +114,7 @@ fn each_section_is_short_and_every_command_in_it_runs() {
     // What they promise is there.
     let version = shell("robotstxt-test --version").stdout;
     assert!(
-        version.contains("(suite 1.0.0") || version.contains("(suite 1.0.0+changes"),
+        version.contains("(suite 1.0.0,") || version.contains("(suite 1.0.0+changes,"),
         "{version}"
     );
     let report = std::fs::read_dir(dir.join("report/badges"))

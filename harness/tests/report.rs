@@ -60,11 +60,7 @@ fn writes_every_file() {
     );
     // A badge and its shields.io endpoint per adapter; the hostile name is text in the SVG.
     let badges = out.join("badges");
-    let mut names: Vec<String> = std::fs::read_dir(&badges)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = common::names_in(&badges);
     assert_eq!(names.len(), 6, "{names:?}");
     let fake: serde_json::Value = serde_json::from_str(&read(&badges, "fake.json")).unwrap();
     assert_eq!(fake["schemaVersion"], 1);

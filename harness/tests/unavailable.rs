@@ -5,13 +5,6 @@ mod common;
 
 use common::run_binary;
 
-fn workspace() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_owned()
-}
-
 #[test]
 fn a_command_that_does_not_exist_is_one_line_and_exit_3() {
     let dir = tempfile::tempdir().unwrap();
@@ -21,7 +14,7 @@ fn a_command_that_does_not_exist_is_one_line_and_exit_3() {
     for extra in [&[][..], &["--expectations", file][..]] {
         let mut args = vec!["run", "--adapter-cmd", "/nonexistent/x"];
         args.extend_from_slice(extra);
-        let out = run_binary(&workspace(), &args);
+        let out = run_binary(&common::checkout(), &args);
         assert_eq!(out.code, 3, "{args:?}: {out:?}");
         let lines = out.stdout.lines().count() + out.stderr.lines().count();
         assert!(lines <= 5, "{args:?}: {lines} lines: {out:?}");
@@ -37,7 +30,7 @@ fn a_command_that_does_not_exist_is_one_line_and_exit_3() {
         );
 
         args.extend_from_slice(&["--format", "junit"]);
-        let out = run_binary(&workspace(), &args);
+        let out = run_binary(&common::checkout(), &args);
         assert_eq!(out.code, 3, "{args:?}: {out:?}");
         assert!(out.stdout.contains("errors=\"1\""), "{}", out.stdout);
         assert!(
@@ -64,7 +57,7 @@ fn an_adapter_that_crashes_at_start_shows_its_stderr() {
         "--expectations",
         file.to_str().unwrap(),
     ];
-    let out = run_binary(&workspace(), &args);
+    let out = run_binary(&common::checkout(), &args);
     assert_eq!(out.code, 3, "{out:?}");
     assert!(
         out.stdout.contains("unavailable: it crashed at start"),

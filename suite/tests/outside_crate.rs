@@ -111,5 +111,5 @@ fn the_readme_dependencies_build_the_example_outside_the_workspace_with_a_listed
     std::fs::write(root.join("tests/expectations.yaml"), fewer).unwrap();
     let (ok, text) = cargo_test(root, false);
     assert!(!ok, "red for the check no longer listed: {text}");
-    assert!(text.contains("1 failed"), "{text}");
+    assert!(text.contains("; 1 failed;"), "{text}");
 }

@@ -193,14 +193,19 @@ pub fn in_group(group: i32) -> Vec<i32> {
         .collect()
 }
 
-/// Asserts that every process the hostile adapter recorded in `state/pids` is gone, with its
-/// process group, allowing a moment for the kernel to finish the kills.
-pub fn assert_nothing_left(state: &Path) {
-    let pids: Vec<i32> = std::fs::read_to_string(state.join("pids"))
+/// The pids the hostile adapters wrote into `state/pids`.
+pub fn recorded(state: &Path) -> Vec<i32> {
+    std::fs::read_to_string(state.join("pids"))
         .unwrap_or_default()
         .lines()
         .filter_map(|l| l.trim().parse().ok())
-        .collect();
+        .collect()
+}
+
+/// Asserts that every process the hostile adapter recorded in `state/pids` is gone, with its
+/// process group, allowing a moment for the kernel to finish the kills.
+pub fn assert_nothing_left(state: &Path) {
+    let pids = recorded(state);
     assert!(!pids.is_empty(), "the adapter recorded its pid");
     let deadline = Instant::now() + Duration::from_secs(3);
     loop {
