@@ -6,11 +6,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use robotstxt_runtime::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
-use robotstxt_runtime::side_by_side::run_engines;
+use robotstxt_fuzzer::{Judgement, Oracle};
+use robotstxt_runtime::side_by_side::{run_engines, side_by_side, Worker};
 use robotstxt_suite::cases::Case;
-use robotstxt_suite::engine::{ClaimedProfile, Engine, Query};
+use robotstxt_suite::engine::{ClaimedProfile, Engine, Query, Reply};
 use robotstxt_suite::run::{queries_of, Scoring};
-use robotstxt_test::compare::Comparison;
 
 pub struct AllAdapters {
     pub timeout: Duration,
@@ -32,9 +32,34 @@ pub fn compare_all(adapters: &[Adapter], limits: Limits) -> Duration {
     }];
     let started = Instant::now();
     let mut engines = adapter::open_all(adapters, limits, &|line| eprintln!("{line}"), &|_| {});
-    std::hint::black_box(Comparison::new(body, queries, &mut engines));
+    std::hint::black_box(ask_and_judge(body, &queries, &mut engines));
     adapter::stop_all(engines);
     started.elapsed()
+}
+
+/// What `compare` does with the engines once they are running: every engine asked the body on
+/// its own thread, and each answer judged against the reference under the profile it claims.
+fn ask_and_judge(body: &[u8], queries: &[Query], engines: &mut [Box<dyn Engine>]) -> usize {
+    struct AskAndJudge(usize);
+    impl<'a> Worker<(&'a [u8], &'a [Query])> for AskAndJudge {
+        fn item(&mut self, engine: &mut dyn Engine, (body, queries): &(&'a [u8], &'a [Query])) {
+            if let Ok(Reply::Verdicts(verdicts)) = engine.check("compare", body, queries) {
+                let oracle = Oracle::for_engine(engine.handshake());
+                self.0 = queries
+                    .iter()
+                    .zip(verdicts)
+                    .filter(|&(query, theirs)| {
+                        !matches!(oracle.judge_one(body, query, theirs), Judgement::Agree)
+                    })
+                    .count();
+            }
+        }
+    }
+    let workers = engines.iter().map(|_| AskAndJudge(0)).collect();
+    side_by_side([(body, queries)], engines, workers)
+        .iter()
+        .map(|judged| judged.0)
+        .sum()
 }
 
 pub struct PerCase {

@@ -5,9 +5,9 @@
 use std::time::Duration;
 
 use robotstxt_runtime::adapter::{self, Adapter, Limits};
-use robotstxt_test::fuzz::known::Known;
-use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
-use robotstxt_test::fuzz::session::{fuzz, Settings, Stats};
+use robotstxt_fuzzer::known::Known;
+use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
+use robotstxt_fuzzer::session::{fuzz, Settings, Stats};
 
 pub struct Figure {
     pub adapter: String,

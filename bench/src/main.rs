@@ -114,7 +114,7 @@ fn main() -> anyhow::Result<()> {
         write_survey(&mut report, &survey::run(&args.corpus, &available)?);
     }
 
-    robotstxt_test::atomic::write_atomic(&args.out, report.as_bytes())?;
+    robotstxt_runtime::atomic::write_atomic(&args.out, report.as_bytes())?;
     print!("{report}");
     Ok(())
 }
@@ -257,7 +257,7 @@ fn write_adapters(
 /// Every file of the corpus (a folder, a .tar or a .tar.xz), in the survey's reading order.
 fn read_files(corpus: &Path) -> anyhow::Result<Vec<Vec<u8>>> {
     let mut files = Vec::new();
-    robotstxt_test::survey::corpus::read_corpus(corpus, &mut |file| {
+    robotstxt_survey::corpus::read_corpus(corpus, &mut |file| {
         files.push(file.body);
         true
     })?;

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use robotstxt_runtime::adapter::{self, Adapter, Limits};
-use robotstxt_test::survey::{survey, Options};
+use robotstxt_survey::{survey, Options};
 
 pub struct Figure {
     pub files: usize,

@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use robotstxt_suite::engine::{Engine, Reply};
-use robotstxt_test::fuzz::session::finding_case;
-use robotstxt_test::fuzz::{
+use robotstxt_fuzzer::session::finding_case;
+use robotstxt_fuzzer::{
     reduce, sample_with, Candidate, EngineJudge, Judgement, Oracle, Signature,
 };
 

@@ -8,8 +8,8 @@
 
 use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::engine::Query;
-use robotstxt_test::fuzz::candidate::split;
-use robotstxt_test::fuzz::queries::candidates;
+use robotstxt_fuzzer::candidate::split;
+use robotstxt_fuzzer::queries::candidates;
 
 /// Agents and paths asked per input, at most.
 const MAX_SIDE: usize = 6;

@@ -9,14 +9,10 @@
 //! files ([`survey`]), writing its files whole or not at all ([`atomic`], [`swap`]). Before a run
 //! is judged, published or written down as expectations, [`settle`] asks its suspects again.
 
-pub mod atomic;
 pub mod compare;
 pub mod diff;
-pub mod fuzz;
 pub mod limits;
 pub mod output;
 pub mod repeats;
 pub mod report;
 pub mod settle;
-pub mod survey;
-pub mod swap;

@@ -8,11 +8,11 @@ mod census_common;
 use std::collections::BTreeMap;
 
 use census_common::*;
-use robotstxt_test::survey::census;
-use robotstxt_test::survey::hosts::Capture;
-use robotstxt_test::survey::http::MAX_BODY;
-use robotstxt_test::survey::warc::{FaultKind, Item};
-use robotstxt_test::survey::write;
+use robotstxt_survey::census;
+use robotstxt_survey::hosts::Capture;
+use robotstxt_survey::http::MAX_BODY;
+use robotstxt_survey::warc::{FaultKind, Item};
+use robotstxt_survey::write;
 
 #[test]
 fn every_record_of_the_hard_warc_becomes_what_it_should() {

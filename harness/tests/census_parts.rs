@@ -9,10 +9,10 @@ use std::path::Path;
 use census_common::*;
 use robotstxt_reference::Profile;
 use robotstxt_suite::engine::{Engine, ReferenceEngine};
-use robotstxt_test::survey::census::{self, census_part};
-use robotstxt_test::survey::hosts::{Capture, Plan, PlanEntry, PlanHeader, PLAN_FORMAT};
-use robotstxt_test::survey::warc::{Item, Place};
-use robotstxt_test::survey::{merge::merge, Options, Shard, Survey};
+use robotstxt_survey::census::{self, census_part};
+use robotstxt_survey::hosts::{Capture, Plan, PlanEntry, PlanHeader, PLAN_FORMAT};
+use robotstxt_survey::warc::{Item, Place};
+use robotstxt_survey::{merge::merge, Options, Shard, Survey};
 
 /// One record of a plain WARC file, with the `Content-Length` given (so that it may lie).
 fn plain_record(kind: &str, uri: &str, date: &str, content: &[u8], length: usize) -> Vec<u8> {
@@ -260,11 +260,11 @@ fn shards_and_plans_add_up_to_the_whole_census() {
     let mut corpus = whole.clone();
     corpus.census = None;
     let mut part = whole.clone();
-    part.shards = Some(robotstxt_test::survey::Shards {
+    part.shards = Some(robotstxt_survey::Shards {
         count: 2,
         included: vec![1],
     });
-    corpus.shards = Some(robotstxt_test::survey::Shards {
+    corpus.shards = Some(robotstxt_survey::Shards {
         count: 2,
         included: vec![2],
     });

@@ -5,9 +5,9 @@
 use robotstxt_reference::lines::{lines, raw_lines};
 use robotstxt_reference::{GroupChoice, Profile, Robots, RuleChoice, Verdict};
 use robotstxt_suite::blocks::{visible_body, visible_text};
-use robotstxt_test::fuzz::candidate::{split, with_line};
-use robotstxt_test::fuzz::{reduce, Candidate, CandidateJudge};
-use robotstxt_test::survey::cause::numbered_lines;
+use robotstxt_fuzzer::candidate::{split, with_line};
+use robotstxt_fuzzer::{reduce, Candidate, CandidateJudge};
+use robotstxt_survey::cause::numbered_lines;
 
 /// A byte-order mark, then a line ended by CR, one by CR LF, one holding a form feed (not a line
 /// end) ended by LF, a comment line, and a last line without a terminator.

@@ -8,9 +8,10 @@ use std::path::Path;
 use robotstxt_reference::{Profile, Verdict};
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
-use robotstxt_test::survey::corpus::CorpusError;
-use robotstxt_test::survey::merge::{merge, MergeError};
-use robotstxt_test::survey::{self, write, Options, Shard, Survey};
+use robotstxt_survey::corpus::CorpusError;
+use robotstxt_survey::merge::{merge, MergeError};
+use robotstxt_survey as survey;
+use robotstxt_survey::{write, Options, Shard, Survey};
 
 /// The reference under RFC 9309 claiming to implement the 1994 text: it disagrees with the
 /// reference exactly where the two profiles differ.

@@ -15,10 +15,12 @@
 //! copy is written into the user's cache folder and adapters install there.
 
 pub mod adapter;
+pub mod atomic;
 pub mod cache;
 pub mod child;
 pub mod limits;
 pub mod side_by_side;
 pub mod signals;
+pub mod swap;
 pub mod suite;
 pub mod turns;

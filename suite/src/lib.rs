@@ -69,6 +69,7 @@ pub mod input;
 pub mod limits;
 pub mod local_url;
 pub mod located;
+pub mod markup;
 pub mod quotes;
 pub mod readings;
 pub mod reask;

@@ -97,7 +97,7 @@ fn freeze(version: Option<Version>, cases: Option<PathBuf>) -> Result<Exit, Erro
 
 fn write_record(folder: &std::path::Path, record: Record) -> Result<Exit, Error> {
     let file = folder.join(RECORD_FILE);
-    robotstxt_test::atomic::write_atomic(&file, record.to_json().as_bytes())?;
+    robotstxt_runtime::atomic::write_atomic(&file, record.to_json().as_bytes())?;
     print_line(&format!(
         "wrote {}: suite {}, {} cases, corpus {}",
         file.display(),

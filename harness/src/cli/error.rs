@@ -19,15 +19,15 @@ use robotstxt_runtime::suite::MaterialiseError;
 use robotstxt_suite::embedded::ExportError;
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::visible::Outside;
-use robotstxt_test::atomic::WriteError;
-use robotstxt_test::fuzz::known::KnownError;
+use robotstxt_runtime::atomic::WriteError;
+use robotstxt_fuzzer::known::KnownError;
 use robotstxt_test::limits::SecondsError;
 use robotstxt_test::report::history::HistoryError;
-use robotstxt_test::survey::census::CensusError;
-use robotstxt_test::survey::corpus::CorpusError;
-use robotstxt_test::survey::hosts::PlanError;
-use robotstxt_test::survey::merge::MergeFailure;
-use robotstxt_test::survey::write::ReadError;
+use robotstxt_survey::census::CensusError;
+use robotstxt_survey::corpus::CorpusError;
+use robotstxt_survey::hosts::PlanError;
+use robotstxt_survey::merge::MergeFailure;
+use robotstxt_survey::write::ReadError;
 
 use super::Exit;
 

@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::lines::raw_lines;
-use robotstxt_test::atomic::write_atomic;
-use robotstxt_test::fuzz::known::Known;
-use robotstxt_test::fuzz::reduce::DEFAULT_BUDGET;
-use robotstxt_test::fuzz::session::{fuzz, Event, Settings, Stats};
+use robotstxt_runtime::atomic::write_atomic;
+use robotstxt_fuzzer::known::Known;
+use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
+use robotstxt_fuzzer::session::{fuzz, Event, Settings, Stats};
 use robotstxt_test::limits;
 
 use super::corpus;

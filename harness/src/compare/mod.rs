@@ -16,8 +16,8 @@ use robotstxt_suite::cause::BodyMarks;
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
 use robotstxt_suite::visible::Outside;
 
-use crate::fuzz::case::clause_for;
-use crate::fuzz::{Candidate, Judgement, Oracle};
+use robotstxt_fuzzer::case::clause_for;
+use robotstxt_fuzzer::{Candidate, Judgement, Oracle};
 
 /// Everything `compare` found: the reference's decisions and one column per engine.
 #[derive(Debug, Clone)]

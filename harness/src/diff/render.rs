@@ -223,7 +223,7 @@ pub fn markdown(c: &Comparison) -> String {
 
 /// The Markdown, each group listing up to `listed` checks.
 pub fn markdown_listing(c: &Comparison, listed: usize) -> String {
-    use crate::output::markup::{html, md, md_code};
+    use robotstxt_suite::markup::{html, md, md_code};
     let cell = |s: &str| md(s);
     let mut out = String::from("## robotstxt-test diff\n\n");
     for line in preamble(c) {

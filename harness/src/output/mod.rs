@@ -6,7 +6,6 @@
 pub mod github;
 pub mod grouped;
 pub mod junit;
-pub mod markup;
 pub mod summary;
 
 use robotstxt_reference::Profile;

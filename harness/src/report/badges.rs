@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::output::markup;
+use robotstxt_suite::markup;
 
 use super::matrix::Cell;
 use super::AdapterRun;

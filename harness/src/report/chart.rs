@@ -4,12 +4,12 @@
 //! `report --history DIR`.
 //!
 //! Every text drawn comes from adapters (names, versions) or from files, and goes through
-//! [`crate::output::markup::html`].
+//! [`robotstxt_suite::markup::html`].
 
 use std::fmt::Write as _;
 
 use crate::diff::ResultsFile;
-use crate::output::markup::html;
+use robotstxt_suite::markup::html;
 
 use super::matrix::Cell;
 use super::versions::{self, Pair};

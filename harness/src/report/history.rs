@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::atomic::write_atomic;
+use robotstxt_runtime::atomic::write_atomic;
 use crate::diff::{self, ResultsFile};
 
 /// Why the history could not be kept or read.
@@ -16,7 +16,7 @@ pub enum HistoryError {
         source: std::io::Error,
     },
     #[error(transparent)]
-    Write(#[from] crate::atomic::WriteError),
+    Write(#[from] robotstxt_runtime::atomic::WriteError),
     #[error(transparent)]
     Read(#[from] diff::LoadError),
     #[error("{}: a report date `{date}` that is not `YYYY-MM-DD...`", path.display())]
@@ -63,7 +63,7 @@ pub fn read(folder: &Path) -> Result<Vec<ResultsFile>, HistoryError> {
         .filter(|p| {
             p.extension().is_some_and(|e| e == "json")
                 && p.file_name()
-                    .is_some_and(|n| !crate::atomic::is_temporary_name(&n.to_string_lossy()))
+                    .is_some_and(|n| !robotstxt_runtime::atomic::is_temporary_name(&n.to_string_lossy()))
         })
         .collect();
     paths.sort();

@@ -22,7 +22,7 @@ use robotstxt_suite::visible::shown;
 use robotstxt_suite::visible::Outside;
 use serde::Serialize;
 
-use crate::output::markup;
+use robotstxt_suite::markup;
 
 use super::json::expect_map;
 use super::matrix;

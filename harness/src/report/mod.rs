@@ -10,7 +10,7 @@
 //! them, with [`chart`] drawing the scores over versions and over time ([`history`]), and
 //! [`badges`] a badge per adapter. Each release step's diff is written under `diffs/`.
 //! [`write()`] renders everything in memory first and only then replaces the folder in one step
-//! ([`crate::swap`]), so a run that fails leaves the previous reports as they were.
+//! ([`robotstxt_runtime::swap`]), so a run that fails leaves the previous reports as they were.
 
 pub mod badges;
 pub mod chart;
@@ -37,7 +37,7 @@ use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
 use robotstxt_suite::visible::{json_escaped, Outside};
 
 use crate::settle;
-use crate::swap::replace_files;
+use robotstxt_runtime::swap::replace_files;
 
 /// Everything a report shows.
 #[derive(Debug, Clone)]
@@ -329,7 +329,7 @@ fn iso8601(moment: jiff::Timestamp) -> String {
 }
 
 /// Renders every page of `report` and writes them into `out` (created if missing), replacing the
-/// folder in one step so that no reader sees old pages beside new ones (see [`crate::swap`]).
+/// folder in one step so that no reader sees old pages beside new ones (see [`robotstxt_runtime::swap`]).
 /// Returns the files written.
 pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
     let names = markdown::page_names(&report.adapters);

@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use robotstxt_reference::{Profile, Verdict};
 use robotstxt_suite::engine::{Engine, Failure, Handshake, Query, ReferenceEngine, Reply};
-use robotstxt_test::survey::census::census;
-use robotstxt_test::survey::warc::{read_warc, Item};
-use robotstxt_test::survey::{Options, Shard, Survey};
+use robotstxt_survey::census::census;
+use robotstxt_survey::warc::{read_warc, Item};
+use robotstxt_survey::{Options, Shard, Survey};
 use sha2::{Digest, Sha256};
 
 pub const PLAIN: &[u8] = b"User-agent: *\nDisallow: /private/\n";

@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::atomic::{remove_stale_temporaries, write_atomic, WriteError};
+use robotstxt_runtime::atomic::{remove_stale_temporaries, write_atomic, WriteError};
 use crate::limits::{MAX_SURVEY_FILE, SURVEY_JSON};
-use crate::output::markup::md_code;
+use robotstxt_suite::markup::md_code;
 use robotstxt_suite::input::{Format, Input};
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::visible::Outside;
@@ -32,7 +32,7 @@ pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
     // The exact texts, with bidi controls written as JSON escapes.
     let json = robotstxt_suite::visible::json_escaped(json);
     // Under the lock `report` takes to rebuild the folder, so that neither loses the other's work.
-    let _lock = crate::swap::lock_folder(dir).map_err(|source| WriteError {
+    let _lock = robotstxt_runtime::swap::lock_folder(dir).map_err(|source| WriteError {
         path: dir.to_owned(),
         source,
     })?;

@@ -28,7 +28,7 @@ use robotstxt_suite::cause::{allow_matches, BodyMarks, Cause};
 use robotstxt_suite::engine::Engine;
 use serde::{Deserialize, Serialize};
 
-use crate::fuzz::{self, Candidate, CandidateJudge as _, EngineJudge, Oracle};
+use robotstxt_fuzzer::{Candidate, CandidateJudge as _, EngineJudge, Oracle};
 
 use super::probes::{Probe, ProbeKind};
 
@@ -209,11 +209,11 @@ pub fn reduce(
     if judge.keeps(std::slice::from_ref(&start)) != [true] {
         return None;
     }
-    let reduced = fuzz::reduce(start, &mut judge, REDUCTION_BUDGET);
+    let reduced = robotstxt_fuzzer::reduce(start, &mut judge, REDUCTION_BUDGET);
     let every: Vec<u32> = raw_lines(&reduced.body).map(|line| line.number).collect();
     Some(Reduced {
         robots: numbered_lines(&reduced.body, &every),
-        cause: fuzz::case::cause_of(profile, &reduced),
+        cause: robotstxt_fuzzer::case::cause_of(profile, &reduced),
         agent: reduced.agent,
         path: reduced.path,
     })

@@ -24,6 +24,7 @@ pub mod census;
 pub mod census_write;
 pub mod corpus;
 pub mod hosts;
+pub mod limits;
 pub mod http;
 pub mod merge;
 pub mod probes;

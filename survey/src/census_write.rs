@@ -8,7 +8,7 @@ use super::http::MAX_BODY;
 use super::weights::HostRates;
 use super::write::cell;
 use super::{AdapterSurvey, Survey};
-use crate::output::markup::md_code;
+use robotstxt_suite::markup::md_code;
 
 /// The census section, after the survey's main table.
 pub fn section(survey: &Survey, census: &Census) -> String {

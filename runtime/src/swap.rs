@@ -18,7 +18,7 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use robotstxt_runtime::signals;
+use crate::signals;
 
 use crate::atomic::{alive, is_temporary_name, remove_stale_temporaries, sync_folder};
 

@@ -14,7 +14,7 @@ use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use robotstxt_runtime::signals;
+use crate::signals;
 use rustix::process::{test_kill_process, Pid};
 
 /// A file that could not be written, and why.

@@ -1,0 +1,23 @@
+//! The bounds a survey holds against hostile input: a corpus file, a `survey.json` to merge, a
+//! census plan. A corpus may come from anyone; whatever it holds, memory and time stay bounded.
+
+use robotstxt_suite::input::Bounds;
+
+/// Largest corpus file a survey reads, in bytes. RFC 9309 asks parsers to read at least 500 KiB;
+/// a file much larger than that is not a robots.txt file.
+pub const MAX_SURVEY_FILE: u64 = 4 << 20;
+/// A `survey.json` to merge: a survey's counts and a few hundred signatures, well under a MiB;
+/// read through the one reader with room to spare.
+pub const SURVEY_JSON: Bounds = Bounds {
+    what: "survey.json",
+    max_bytes: 64 << 20,
+    max_depth: 32,
+    hint: "",
+};
+/// A census plan (`survey census plan`): one line per planned capture, a few hundred bytes each.
+pub const CENSUS_PLAN: Bounds = Bounds {
+    what: "census plan",
+    max_bytes: 1 << 30,
+    max_depth: 8,
+    hint: "",
+};
