@@ -4,7 +4,7 @@
 
 use robotstxt_reference::{Profile, Verdict};
 
-use crate::cases::{Expected, Ruling};
+use crate::expected::{Expected, Ruling};
 use crate::readings::{Reading, Readings};
 
 /// What the reported behaviour does on a check that tests it.

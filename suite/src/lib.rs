@@ -63,6 +63,7 @@ pub mod cause;
 pub mod conformance;
 pub mod embedded;
 pub mod engine;
+pub mod expected;
 pub mod expectations;
 pub mod grouping;
 pub mod input;

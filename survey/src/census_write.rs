@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::census::Census;
 use super::http::MAX_BODY;
 use super::weights::HostRates;
-use super::write::cell;
+use super::markdown::cell;
 use super::{AdapterSurvey, Survey};
 use robotstxt_suite::markup::md_code;
 

@@ -25,6 +25,7 @@ pub mod census_write;
 pub mod corpus;
 pub mod hosts;
 pub mod limits;
+mod markdown;
 pub mod http;
 pub mod merge;
 pub mod probes;

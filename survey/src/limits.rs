@@ -21,3 +21,5 @@ pub const CENSUS_PLAN: Bounds = Bounds {
     max_depth: 8,
     hint: "",
 };
+/// Largest WARC header block read, in bytes.
+pub const MAX_WARC_HEADER: usize = 64 << 10;

@@ -31,8 +31,7 @@ use super::http::{self, HttpError};
 pub use super::warc_fields::{host_of, normalise_date};
 use super::warc_fields::{read_header, Header, HeaderError};
 
-/// Largest WARC header block read, in bytes.
-pub const MAX_WARC_HEADER: usize = 64 << 10;
+pub use crate::limits::MAX_WARC_HEADER;
 const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 
 /// Why a file could not be read at all.

@@ -4,7 +4,7 @@
 use std::io::{self, BufRead};
 
 use super::http::{self, HttpError};
-use super::warc::MAX_WARC_HEADER;
+use crate::limits::MAX_WARC_HEADER;
 
 /// The fields of a WARC header block this reader uses.
 #[derive(Default)]

@@ -11,6 +11,7 @@ use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::visible::Outside;
 
 use super::cause::SignatureCount;
+use super::markdown::cell;
 use super::{AdapterSurvey, Survey};
 
 /// Causes shown per adapter in `survey.md`, each with its example; `survey.json` has them all.
@@ -305,24 +306,6 @@ fn percent(part: usize, whole: usize) -> String {
     } else {
         format!("{:.1}%", 100.0 * part as f64 / whole as f64)
     }
-}
-
-/// Text safe inside a Markdown table cell or paragraph: Markdown's special characters escaped.
-pub(super) fn cell(text: &str) -> String {
-    // Outside text (an adapter's words, a file's name) with its controls made visible first.
-    let text = robotstxt_suite::visible::shown(text);
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' | '*' | '_' | '|' | '<' | '>' | '[' | ']' | '`' | '#' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' | '\r' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `text` as a Markdown code span, whatever backticks it holds.
