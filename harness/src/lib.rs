@@ -11,6 +11,7 @@
 
 pub mod compare;
 pub mod diff;
+pub mod grouping;
 pub mod limits;
 pub mod output;
 pub mod repeats;

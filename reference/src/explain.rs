@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::lines::LineKind;
-use crate::Profile;
+use crate::profile::Profile;
 
 /// Allowed or disallowed: the whole answer to "may this robot fetch this URL?".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

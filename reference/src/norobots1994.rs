@@ -9,7 +9,7 @@ use crate::explain::{
     MatchedBy, Reading, RuleBy, RuleChoice, RuleKind, Verdict,
 };
 use crate::lines::{contains_ci, field_is, lines, trim, Line, LineKind};
-use crate::Profile;
+use crate::profile::Profile;
 
 /// A robots.txt body parsed under the 1994 text. Borrows the body; parse once, query many times.
 #[derive(Debug, Clone, Default)]

@@ -65,7 +65,6 @@ pub mod embedded;
 pub mod engine;
 pub mod expected;
 pub mod expectations;
-pub mod grouping;
 pub mod input;
 pub mod limits;
 pub mod local_url;

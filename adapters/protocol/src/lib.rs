@@ -17,6 +17,7 @@
 
 pub mod agents;
 pub mod serve;
+pub mod text;
 pub mod wire;
 
 #[cfg(feature = "build")]
@@ -24,6 +25,7 @@ pub mod build;
 #[cfg(feature = "schema")]
 pub mod schema;
 
+pub use text::{is_bidi_control, is_control_or_bidi};
 pub use agents::{is_product_token, product_token, robot_name, AgentForm};
 pub use serve::{check_guarded, per_query, serve, serve_batch, serve_on, QueryAnswer};
 pub use wire::{
@@ -50,20 +52,4 @@ macro_rules! handshake {
             profile: env!("ROBOTSTXT_ADAPTER_PROFILE").to_owned(),
         }
     };
-}
-
-/// The bidirectional formatting characters (marks, embeddings, overrides and isolates), which
-/// reorder what a terminal or a page shows around them: a handshake may hold none.
-pub fn is_bidi_control(c: char) -> bool {
-    matches!(
-        c,
-        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-    )
-}
-
-/// A character no one-line field may hold: a control character (a line feed included) or a
-/// bidirectional control. What a handshake, a manifest's fields, an agent and a case file's name
-/// are held to.
-pub fn is_control_or_bidi(c: char) -> bool {
-    c.is_control() || is_bidi_control(c)
 }

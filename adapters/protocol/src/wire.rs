@@ -18,7 +18,7 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
 use crate::agents::{product_token, robot_name};
-use crate::is_control_or_bidi;
+use crate::text::is_control_or_bidi;
 
 /// The protocol version these types describe.
 pub const PROTOCOL_VERSION: u32 = 1;

@@ -8,7 +8,7 @@ use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
-use robotstxt_suite::grouping::is_grouped;
+use robotstxt_test::grouping::is_grouped;
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::release::CorpusId;
 use robotstxt_suite::run::{Outcome, Scoring};

@@ -251,7 +251,7 @@ pub fn from_run(
                 id: format!("{}#{}", cases[r.case].id, r.check),
                 digest: Some(CheckDigests::of(&cases[r.case], r.check).short()),
                 answer: Answer::of(r),
-                cause: crate::report::json::cause_of(&cases[r.case], r),
+                cause: crate::grouping::cause_of(&cases[r.case], r),
             })
             .collect(),
     }

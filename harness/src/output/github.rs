@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
-use robotstxt_suite::grouping::is_grouped;
+use crate::grouping::is_grouped;
 use robotstxt_suite::run::CheckResult;
 
 use super::EngineRun;

@@ -1,5 +1,5 @@
 //! `run`'s default text: the counts first, then the non-passes grouped by cause
-//! ([`robotstxt_suite::grouping`]), each group with one check in full and the ids of the others. It fits
+//! ([`crate::grouping`]), each group with one check in full and the ids of the others. It fits
 //! on a screen or two where the block-per-check text (`--verbose`) runs to thousands of lines.
 
 use std::fmt::Write as _;
@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Handshake;
-use robotstxt_suite::grouping::{self, Group};
+use crate::grouping::{self, Group};
 use robotstxt_suite::run::CheckResult;
 
 /// Width the lists of check ids are wrapped to.

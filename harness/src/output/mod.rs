@@ -272,7 +272,7 @@ impl RunDocument {
                         outcome: r.outcome,
                         scored_under: r.scored_under.map(|p| p.name().to_owned()),
                         detail: r.detail.clone(),
-                        cause: crate::report::json::cause_of(&cases[r.case], r),
+                        cause: crate::grouping::cause_of(&cases[r.case], r),
                     }
                 })
                 .collect(),

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::blocks::visible_body;
 use robotstxt_suite::cause::Cause;
-use robotstxt_suite::grouping;
+use crate::grouping;
 use robotstxt_suite::readings::Reading;
 use robotstxt_suite::run::Outcome;
 use robotstxt_suite::visible::shown;
@@ -50,7 +50,7 @@ struct PageData<'a> {
     rows: Vec<Vec<usize>>,
     /// One parser at two versions: the checks they answered differently.
     versions: Vec<VersionData>,
-    /// Every cause of a non-pass, by label, as [`robotstxt_suite::grouping`] groups them.
+    /// Every cause of a non-pass, by label, as [`crate::grouping`] groups them.
     causes: Vec<&'static str>,
     /// Every reading (see [`robotstxt_suite::readings`]), in order: its name, profile and what it says.
     readings: Vec<ReadingData>,

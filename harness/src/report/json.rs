@@ -277,7 +277,7 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
                         .then(|| (name.clone(), rests.iter().map(Reading::name).collect()))
                 })
                 .collect(),
-            cause: cause_of(&cases[r.case], r),
+            cause: crate::grouping::cause_of(&cases[r.case], r),
         })
         .collect();
     AdapterDoc {
@@ -396,9 +396,3 @@ fn round(value: f64, digits: i32) -> f64 {
     (value * scale).round() / scale
 }
 
-/// The cause of a result that `run` groups, as [`robotstxt_suite::grouping`] reads it: the one
-/// place results files take it from, so that `diff` groups as `run` does.
-pub fn cause_of(case: &Case, result: &CheckResult) -> Option<Cause> {
-    robotstxt_suite::grouping::is_grouped(result)
-        .then(|| robotstxt_suite::cause::of_result(case, result))
-}

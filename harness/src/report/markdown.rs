@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use robotstxt_reference::Profile;
 use robotstxt_suite::blocks::failure_block;
-use robotstxt_suite::grouping;
+use crate::grouping;
 use robotstxt_suite::readings::Reading;
 use robotstxt_suite::visible::Outside;
 

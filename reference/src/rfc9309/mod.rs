@@ -33,7 +33,7 @@ use crate::explain::{
     Verdict,
 };
 use crate::lines::{field_is, lines, Line, LineKind};
-use crate::Profile;
+use crate::profile::Profile;
 
 /// The field of a line, by its name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

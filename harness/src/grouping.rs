@@ -3,14 +3,14 @@
 //! [`Cause`] is what `--update-expectations` writes into each entry, so an expectation file reads
 //! by cause.
 //!
-//! Each check's cause is read by [`crate::cause`]; the groups are shown by its label ("CR-only
+//! Each check's cause is read by [`robotstxt_suite::cause`]; the groups are shown by its label ("CR-only
 //! line endings", "an Allow line decides"), the same in every format.
 
 use std::collections::BTreeMap;
 
-use crate::cases::Case;
-use crate::cause::{self, Cause};
-use crate::run::{CheckResult, Outcome};
+use robotstxt_suite::cases::Case;
+use robotstxt_suite::cause::{self, Cause};
+use robotstxt_suite::run::{CheckResult, Outcome};
 
 /// The non-passes of one cause.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,14 +89,21 @@ pub fn group(cases: &[Case], results: &[CheckResult]) -> Vec<Group> {
     groups
 }
 
+/// The cause of a result that `run` groups, as [`crate::grouping`] reads it: the one
+/// place results files take it from, so that `diff` groups as `run` does.
+pub fn cause_of(case: &Case, result: &CheckResult) -> Option<Cause> {
+    is_grouped(result)
+        .then(|| cause::of_result(case, result))
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::cases::parse_file;
-    use crate::engine::{Failure, Fault, Reply};
-    use crate::run::{score, Scoring};
+    use robotstxt_suite::cases::parse_file;
+    use robotstxt_suite::engine::{Failure, Fault, Reply};
+    use robotstxt_suite::run::{score, Scoring};
     use robotstxt_reference::Profile;
     use robotstxt_reference::Verdict::{Allowed, Disallowed};
 
