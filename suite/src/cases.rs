@@ -411,22 +411,45 @@ validated_string!(KebabName, |s| {
 
 validated_string!(Text, |_| Ok(()));
 
-validated_string!(ThreadUrl, |s| {
-    let url = url::Url::parse(s).map_err(|e| format!("reported {s:?} is not a URL: {e}"))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
-        Err(format!(
-            "reported {s:?} must be an http(s) URL with a host (the thread's address)"
-        ))
-    } else if url.as_str() != s {
-        // The normal form has no spaces, quotes or angle brackets, so reports can link it as is.
-        Err(format!(
-            "reported {s:?}: write the URL in its normal form, {:?}",
-            url.as_str()
-        ))
-    } else {
-        Ok(())
+validated_string!(ThreadUrl, check_thread_url);
+
+/// A `reported` thread's address: an `http(s)` URL with a host, written in the normal form a
+/// browser would show (lower-case scheme and host, a path, nothing to escape), so that reports can
+/// link it as is. Checked by hand: this is the only URL the light library reads, and a URL parser
+/// would bring an internationalisation stack with it.
+fn check_thread_url(s: &str) -> Result<(), String> {
+    let not_http =
+        || format!("reported {s:?} must be an http(s) URL with a host (the thread's address)");
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+        .ok_or_else(not_http)?;
+    let (authority, path) = rest.split_at(rest.find(['/', '?', '#']).unwrap_or(rest.len()));
+    let (host, port) = authority.split_once(':').unwrap_or((authority, ""));
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-');
+    if !host_ok || !port.bytes().all(|b| b.is_ascii_digit()) || authority.contains('@') {
+        return Err(not_http());
     }
-});
+    let in_normal_form = path.starts_with('/')
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?#%".contains(&b))
+        && !path
+            .split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .split('/')
+            .any(|segment| segment == "." || segment == "..");
+    if in_normal_form {
+        Ok(())
+    } else {
+        // No spaces, quotes, angle brackets or dot segments, and a `/` after the host.
+        Err(format!("reported {s:?}: write the URL in its normal form, with a path and every other character percent-encoded"))
+    }
+}
 
 validated_string!(AgentName, |s| crate::engine::check_agent(s)
     .map_err(|e| e.to_string()));
@@ -540,5 +563,41 @@ impl<'de> Visitor<'de> for ExpectVisitor {
             return Err(de::Error::custom("expect: the map names no profile"));
         }
         Ok(Expected::PerProfile(per_profile))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_thread_url;
+
+    #[test]
+    fn a_thread_url_is_an_http_url_in_normal_form() {
+        for good in [
+            "https://github.com/scrapy/protego/issues/12",
+            "http://bugs.example.org:8080/show_bug.cgi?id=7#c3",
+            "https://example.com/a%20b/(x)",
+        ] {
+            assert_eq!(check_thread_url(good), Ok(()), "{good}");
+        }
+        for bad in [
+            "ftp://example.com/x",
+            "https://",
+            "https:///x",
+            "HTTPS://example.com/x",
+            "https://Example.com/x",
+            "https://user@example.com/x",
+            "https://example.com:80x/",
+            "https://example.com",
+            "https://example.com/a b",
+            "https://example.com/<script>",
+            "https://example.com/\"q\"",
+            "https://example.com/a/../b",
+            "https://example.com/./b",
+            "https://exämple.com/",
+            "https://example.com/ä",
+            "https://example.com/a\\b",
+        ] {
+            assert!(check_thread_url(bad).is_err(), "{bad}");
+        }
     }
 }
