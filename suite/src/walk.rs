@@ -6,7 +6,6 @@
 
 use std::collections::HashSet;
 use std::io;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
@@ -30,6 +29,43 @@ pub enum WalkError {
 /// already walked is not walked again). `root` may itself be one file. A symbolic-link loop or
 /// an unreadable folder is an error naming the path.
 pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>, WalkError> {
+    files_by_identity(root, extension, identity)
+}
+
+/// What a file or folder is, whatever links lead to it.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Identity {
+    /// Its device and inode, on Unix.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Inode(u64, u64),
+    /// Its canonical path, elsewhere.
+    #[cfg_attr(all(unix, not(test)), allow(dead_code))]
+    Canonical(PathBuf),
+}
+
+#[cfg(unix)]
+fn identity(_path: &Path, real: &std::fs::Metadata) -> io::Result<Identity> {
+    use std::os::unix::fs::MetadataExt;
+    Ok(Identity::Inode(real.dev(), real.ino()))
+}
+
+/// Where no inode is at hand: the path with every link resolved. Built in this crate's tests on
+/// Unix too, which walk with it.
+#[cfg(any(not(unix), test))]
+fn canonical_identity(path: &Path, _real: &std::fs::Metadata) -> io::Result<Identity> {
+    std::fs::canonicalize(path).map(Identity::Canonical)
+}
+
+#[cfg(not(unix))]
+use canonical_identity as identity;
+
+type IdentityOf = fn(&Path, &std::fs::Metadata) -> io::Result<Identity>;
+
+fn files_by_identity(
+    root: &Path,
+    extension: &str,
+    identity: IdentityOf,
+) -> Result<Vec<PathBuf>, WalkError> {
     let at = |path: &Path| {
         let path = path.to_owned();
         move |source| WalkError::Io { path, source }
@@ -39,7 +75,7 @@ pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>
         return Ok(vec![root.to_owned()]);
     }
     // Real files and folders, by (device, inode): what a link leads to is the same file.
-    let mut seen: HashSet<(u64, u64)> = HashSet::new();
+    let mut seen: HashSet<Identity> = HashSet::new();
     let mut files = Vec::new();
     let mut walk = WalkDir::new(root)
         .follow_links(true)
@@ -64,7 +100,7 @@ pub fn files_with_extension(root: &Path, extension: &str) -> Result<Vec<PathBuf>
             path: path.to_owned(),
             source,
         })?;
-        let first_time = seen.insert((real.dev(), real.ino()));
+        let first_time = seen.insert(identity(path, &real).map_err(at(path))?);
         if is_dir {
             if !first_time {
                 walk.skip_current_dir();
@@ -102,5 +138,8 @@ mod tests {
         std::fs::write(dir.path().join(format!("d{levels}/x.yaml")), "").unwrap();
         let files = files_with_extension(&dir.path().join("d0"), "yaml").unwrap();
         assert_eq!(files.len(), 1, "{files:?}");
+        // The path other systems take, by canonical path, finds the same one file.
+        let portable = files_by_identity(&dir.path().join("d0"), "yaml", canonical_identity);
+        assert_eq!(portable.unwrap(), files);
     }
 }

@@ -23,7 +23,6 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{Mode, OFlags};
 use serde::de::DeserializeOwned;
 
 use crate::located::LocatedError;
@@ -82,15 +81,36 @@ impl From<ReadError> for io::Error {
 /// anything else is [`ReadError::NotRegular`]. For inputs read as a stream (a WARC file), whose
 /// reader holds its own bounds.
 pub fn open_regular(path: &Path) -> Result<File, ReadError> {
-    // Non-blocking, so that opening a FIFO returns at once (and is then refused) instead of
-    // waiting for a writer; reads of a regular file are not affected.
-    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let file = File::from(rustix::fs::open(path, flags, Mode::empty()).map_err(io::Error::from)?);
+    let file = open_without_waiting(path)?;
     if !file.metadata()?.is_file() {
         return Err(ReadError::NotRegular);
     }
     Ok(file)
 }
+
+/// On Unix, the file opened non-blocking, so that opening a FIFO returns at once (and is then
+/// refused) instead of waiting for a writer; reads of a regular file are not affected.
+#[cfg(unix)]
+fn open_without_waiting(path: &Path) -> Result<File, ReadError> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    Ok(File::from(
+        rustix::fs::open(path, flags, Mode::empty()).map_err(io::Error::from)?,
+    ))
+}
+
+/// Elsewhere, where no open call can be told not to wait: what is not a regular file is refused
+/// before it is opened. Built in this crate's tests on Unix too, which run it.
+#[cfg(any(not(unix), test))]
+fn open_portably(path: &Path) -> Result<File, ReadError> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(ReadError::NotRegular);
+    }
+    Ok(File::open(path)?)
+}
+
+#[cfg(not(unix))]
+use open_portably as open_without_waiting;
 
 /// The bytes of the regular file at `path` (links followed), refusing anything else and anything
 /// longer than `cap` bytes, without reading past the cap.
@@ -274,8 +294,31 @@ mod tests {
         hint: "",
     };
 
+    /// The path other systems take, run here: a FIFO, a device and a folder are refused without
+    /// being opened (a FIFO with no writer would block an open), a regular file is read.
+    #[test]
+    fn the_portable_open_refuses_what_is_not_a_regular_file() {
+        use rustix::fs::Mode;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.yaml");
+        rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, Mode::RUSR | Mode::WUSR).unwrap();
+        for special in [fifo.as_path(), Path::new("/dev/zero"), dir.path()] {
+            let refused = open_portably(special);
+            assert!(matches!(refused, Err(ReadError::NotRegular)), "{special:?}");
+        }
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, "User-agent: *").unwrap();
+        let text = read_capped(open_portably(&plain).unwrap(), 100).unwrap();
+        assert_eq!(text, b"User-agent: *");
+        assert!(matches!(
+            open_portably(&dir.path().join("missing")),
+            Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound
+        ));
+    }
+
     #[test]
     fn special_files_and_long_files_are_refused_unread() {
+        use rustix::fs::Mode;
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("fifo.yaml");
         rustix::fs::mkfifoat(rustix::fs::CWD, &fifo, Mode::RUSR | Mode::WUSR).unwrap();
