@@ -16,8 +16,8 @@ use std::borrow::Cow;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use include_dir::{include_dir, Dir, DirEntry};
-use robotstxt_suite::embedded::{case_files, VERSION};
+use include_dir::{include_dir, Dir};
+use robotstxt_suite::embedded::{case_files, files_below, VERSION};
 
 static EMBEDDED: Dir<'static> = include_dir!("$OUT_DIR/suite");
 
@@ -46,18 +46,7 @@ fn is_checkout(dir: &Path) -> bool {
 /// Every embedded file below `folder` (`adapters`), with its path under the suite root, sorted by
 /// path.
 fn files_under(folder: &str) -> Vec<(&'static Path, &'static [u8])> {
-    let mut files = Vec::new();
-    let mut pending: Vec<&Dir<'static>> = EMBEDDED.get_dir(folder).into_iter().collect();
-    while let Some(dir) = pending.pop() {
-        for entry in dir.entries() {
-            match entry {
-                DirEntry::Dir(dir) => pending.push(dir),
-                DirEntry::File(file) => files.push((file.path(), file.contents())),
-            }
-        }
-    }
-    files.sort();
-    files
+    files_below(&EMBEDDED, folder)
 }
 
 /// Marks a materialised suite as complete; written last.

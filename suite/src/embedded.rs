@@ -46,8 +46,17 @@ pub fn embedded_record() -> Result<Option<Record>, LocatedError> {
 /// Every embedded case file, with its path under the suite root (`cases/<file>`), sorted by
 /// path.
 pub fn case_files() -> Vec<(&'static Path, &'static [u8])> {
+    files_below(&EMBEDDED, "cases")
+}
+
+/// Every file below `folder` of an embedded tree, with its path under the tree's root, sorted by
+/// path: the one walk of an embedded folder, which the runtime's carried adapters go through too.
+pub fn files_below(
+    tree: &'static Dir<'static>,
+    folder: &str,
+) -> Vec<(&'static Path, &'static [u8])> {
     let mut files = Vec::new();
-    let mut pending: Vec<&Dir<'static>> = EMBEDDED.get_dir("cases").into_iter().collect();
+    let mut pending: Vec<&Dir<'static>> = tree.get_dir(folder).into_iter().collect();
     while let Some(dir) = pending.pop() {
         for entry in dir.entries() {
             match entry {
