@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use robotstxt_runtime::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
 use robotstxt_fuzzer::{Judgement, Oracle};
+use robotstxt_runtime::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
 use robotstxt_runtime::side_by_side::{run_engines, side_by_side, Worker};
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, Query, Reply};

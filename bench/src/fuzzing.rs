@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use robotstxt_runtime::adapter::{self, Adapter, Limits};
 use robotstxt_fuzzer::known::Known;
 use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
 use robotstxt_fuzzer::session::{fuzz, Settings, Stats};
+use robotstxt_runtime::adapter::{self, Adapter, Limits};
 
 pub struct Figure {
     pub adapter: String,

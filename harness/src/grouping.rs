@@ -92,8 +92,7 @@ pub fn group(cases: &[Case], results: &[CheckResult]) -> Vec<Group> {
 /// The cause of a result that `run` groups, as [`crate::grouping`] reads it: the one
 /// place results files take it from, so that `diff` groups as `run` does.
 pub fn cause_of(case: &Case, result: &CheckResult) -> Option<Cause> {
-    is_grouped(result)
-        .then(|| cause::of_result(case, result))
+    is_grouped(result).then(|| cause::of_result(case, result))
 }
 
 #[cfg(test)]
@@ -101,11 +100,11 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use robotstxt_reference::Profile;
+    use robotstxt_reference::Verdict::{Allowed, Disallowed};
     use robotstxt_suite::cases::parse_file;
     use robotstxt_suite::engine::{Failure, Fault, Reply};
     use robotstxt_suite::run::{score, Scoring};
-    use robotstxt_reference::Profile;
-    use robotstxt_reference::Verdict::{Allowed, Disallowed};
 
     const CORPUS: &str = r#"
 cases:

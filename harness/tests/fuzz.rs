@@ -2,15 +2,15 @@
 
 use std::time::{Duration, Instant};
 
+use robotstxt_fuzzer::known::Known;
+use robotstxt_fuzzer::session::{finding_case, fuzz, Event, Finding, Settings, Stats};
+use robotstxt_fuzzer::{reduce, Candidate, EngineJudge, Judgement, Oracle};
 use robotstxt_reference::lines::{field_is, lines, LineKind};
 use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use robotstxt_suite::cases::{load_corpus, Ruling};
 use robotstxt_suite::engine::{Engine, Failure, Handshake, Query, Reply};
 use robotstxt_suite::run::{run_cases, Outcome, Scoring};
-use robotstxt_fuzzer::known::Known;
-use robotstxt_fuzzer::session::{finding_case, fuzz, Event, Finding, Settings, Stats};
-use robotstxt_fuzzer::{reduce, Candidate, EngineJudge, Judgement, Oracle};
 
 /// A 1994 parser with one planted bug: on a body holding a CR LF, when some Disallow value holds
 /// an `x`, every verdict is the reverse of the reference's.

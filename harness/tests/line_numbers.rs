@@ -2,11 +2,11 @@
 //! reference's explanations, the rendered body, the reducer's line edits and the survey's
 //! example lines. They must all name the same line by the same number.
 
+use robotstxt_fuzzer::candidate::{split, with_line};
+use robotstxt_fuzzer::{reduce, Candidate, CandidateJudge};
 use robotstxt_reference::lines::{lines, raw_lines};
 use robotstxt_reference::{GroupChoice, Profile, Robots, RuleChoice, Verdict};
 use robotstxt_suite::blocks::{visible_body, visible_text};
-use robotstxt_fuzzer::candidate::{split, with_line};
-use robotstxt_fuzzer::{reduce, Candidate, CandidateJudge};
 use robotstxt_survey::cause::numbered_lines;
 
 /// A byte-order mark, then a line ended by CR, one by CR LF, one holding a form feed (not a line

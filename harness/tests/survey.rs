@@ -8,9 +8,9 @@ use std::path::Path;
 use robotstxt_reference::{Profile, Verdict};
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
+use robotstxt_survey as survey;
 use robotstxt_survey::corpus::CorpusError;
 use robotstxt_survey::merge::{merge, MergeError};
-use robotstxt_survey as survey;
 use robotstxt_survey::{write, Options, Shard, Survey};
 
 /// The reference under RFC 9309 claiming to implement the 1994 text: it disagrees with the

@@ -42,7 +42,6 @@ pub mod open_points;
 pub mod profile;
 pub mod rfc9309;
 
-
 pub use profile::{Profile, UnknownProfile};
 
 pub use explain::{

@@ -21,6 +21,6 @@ pub mod child;
 pub mod limits;
 pub mod side_by_side;
 pub mod signals;
-pub mod swap;
 pub mod suite;
+pub mod swap;
 pub mod turns;

@@ -4,12 +4,22 @@
 
 use std::collections::BTreeMap;
 
-use super::{
-    compared_under, probes, weights, AdapterSurvey, CorpusFile, Disagreements, Job, Options,
-    ProbeSettings, ProfileDifferences, Shards, Survey, Tally, FORMAT,
+use std::sync::OnceLock;
+
+use robotstxt_reference::open_points::open_points;
+use robotstxt_reference::{Profile, Robots, Verdict};
+use robotstxt_runtime::side_by_side::{side_by_side, Worker};
+use robotstxt_suite::cause::{self as causes, BodyMarks};
+use robotstxt_suite::engine::{Engine, Fault, Query, Reply, SharedRequest};
+
+use crate::cause::{self, Example};
+use crate::corpus::CorpusFile;
+use crate::model::{
+    compared_under, AdapterSurvey, Disagreements, Options, ProbeSettings, ProfileDifferences,
+    Shards, Survey, FORMAT,
 };
-use robotstxt_runtime::side_by_side::side_by_side;
-use robotstxt_suite::engine::Engine;
+use crate::probes::{self, Probe};
+use crate::weights;
 
 /// Surveys `bodies` against `engines`: everything a survey does but finding its bodies. In a
 /// census (`weighted`) each body comes with the number of hosts that serve it. The result names
@@ -103,5 +113,296 @@ pub(crate) fn survey_bodies(
         profiles,
         adapters: tallies.into_iter().map(Tally::into_survey).collect(),
         census: None,
+    }
+}
+
+/// One corpus file with its probes and the reference's answers, shared by every engine's thread.
+struct Job {
+    name: String,
+    body: Vec<u8>,
+    marks: BodyMarks,
+    probes: Vec<Probe>,
+    queries: Vec<Query>,
+    /// The reference's verdicts, per profile in [`Profile::ALL`] order.
+    reference: Vec<Vec<Verdict>>,
+    /// Open points per profile and query, worked out once, by the first thread that needs them.
+    open: Vec<Vec<OnceLock<Vec<&'static str>>>>,
+    /// The protocol message asking this file's probes, encoded once for every adapter.
+    request: SharedRequest,
+    /// In a census: the hosts that serve this body.
+    hosts: Option<u64>,
+}
+
+impl Job {
+    fn new(file: CorpusFile, hosts: Option<u64>, max_queries: usize) -> Job {
+        let probes = probes::probes(&file.body, max_queries);
+        let queries: Vec<Query> = probes.iter().map(|p| p.query.clone()).collect();
+        let reference = Profile::ALL
+            .iter()
+            .map(|&profile| {
+                let robots = Robots::parse(profile, &file.body);
+                queries
+                    .iter()
+                    .map(|q| verdict(robots.is_allowed(&q.agent, &q.path)))
+                    .collect()
+            })
+            .collect();
+        let open = Profile::ALL
+            .iter()
+            .map(|_| queries.iter().map(|_| OnceLock::new()).collect())
+            .collect();
+        Job {
+            marks: BodyMarks::of(&file.body),
+            name: file.name,
+            body: file.body,
+            probes,
+            queries,
+            reference,
+            open,
+            request: SharedRequest::new(),
+            hosts,
+        }
+    }
+
+    fn reference(&self, profile: Profile) -> &[Verdict] {
+        &self.reference[profile_index(profile)]
+    }
+
+    fn open_points(&self, profile: Profile, query: usize) -> &[&'static str] {
+        self.open[profile_index(profile)][query].get_or_init(|| {
+            let q = &self.queries[query];
+            open_points(profile, &self.body, &q.agent, &q.path)
+                .into_iter()
+                .map(|p| p.name())
+                .collect()
+        })
+    }
+}
+
+fn profile_index(profile: Profile) -> usize {
+    Profile::ALL
+        .iter()
+        .position(|&p| p == profile)
+        .expect("every profile is in Profile::ALL")
+}
+
+fn verdict(allowed: bool) -> Verdict {
+    if allowed {
+        Verdict::Allowed
+    } else {
+        Verdict::Disallowed
+    }
+}
+
+/// One adapter's tally, built on its own thread.
+struct Tally<'p> {
+    engine: usize,
+    compared: Profile,
+    survey: AdapterSurvey,
+    /// Signature → index in `found`, and the signatures with their counts, in first-seen order.
+    index: BTreeMap<String, usize>,
+    found: Vec<cause::SignatureCount>,
+    /// Sets of first-seen indices → files.
+    sets: BTreeMap<Vec<usize>, usize>,
+    /// The body of each signature's example, while small enough to reduce.
+    bodies: Vec<Option<Vec<u8>>>,
+    done: usize,
+    progress: &'p (dyn Fn(usize, usize) + Sync),
+    /// In a census: the same tally per host.
+    weights: Option<weights::Weights>,
+}
+
+impl Worker<Job> for Tally<'_> {
+    fn item(&mut self, engine: &mut dyn Engine, job: &Job) {
+        let reply = engine.check_shared(&job.name, &job.body, &job.queries, &job.request);
+        let s = &mut self.survey;
+        let answered = matches!(&reply, Ok(Reply::Verdicts(v)) if v.len() == job.queries.len());
+        if let (false, Some(weights), Some(hosts)) = (answered, &mut self.weights, job.hosts) {
+            weights.not_answered(hosts);
+        }
+        match reply {
+            Ok(Reply::Verdicts(verdicts)) if verdicts.len() == job.queries.len() => {
+                s.files += 1;
+                s.checks += verdicts.len();
+                self.compare(job, &verdicts);
+            }
+            Ok(Reply::Verdicts(_)) => s.protocol_errors += 1,
+            Ok(Reply::Rejected(_) | Reply::Refused(_)) => s.errors += 1,
+            Err(failure) => match failure.fault {
+                Fault::Crash => s.crashes += 1,
+                Fault::Timeout => s.timeouts += 1,
+                Fault::ProtocolError => s.protocol_errors += 1,
+                Fault::Unavailable => s.skipped += 1,
+            },
+        }
+        self.done += 1;
+        (self.progress)(self.engine, self.done);
+    }
+
+    fn finish(&mut self, engine: &mut dyn Engine) {
+        self.reduce(engine);
+        self.survey.unavailable = engine.unavailable().cloned();
+    }
+}
+
+/// A body worth keeping for reduction: reducing a larger one against a process takes too long.
+fn reducible(body: &[u8]) -> Option<Vec<u8>> {
+    (body.len() <= cause::MAX_REDUCED_BODY).then(|| body.to_vec())
+}
+
+impl Tally<'_> {
+    /// Reduces the examples of the most common signatures (see [`cause::REDUCTIONS`]).
+    fn reduce(&mut self, engine: &mut dyn Engine) {
+        if engine.unavailable().is_some() {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.found.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&self.found[a], &self.found[b]);
+            b.files.cmp(&a.files).then(a.signature.cmp(&b.signature))
+        });
+        for index in order.into_iter().take(cause::REDUCTIONS) {
+            let Some(body) = self.bodies[index].take() else {
+                continue;
+            };
+            let example = &mut self.found[index].example;
+            example.reduced = cause::reduce(engine, self.compared, body, example);
+        }
+    }
+    fn compare(&mut self, job: &Job, verdicts: &[Verdict]) {
+        let s = &mut self.survey;
+        let differing = |profile| {
+            job.reference(profile)
+                .iter()
+                .zip(verdicts)
+                .filter(|(r, a)| r != a)
+                .count()
+        };
+        let under_1994 = differing(Profile::Norobots1994);
+        if under_1994 > 0 {
+            s.norobots_1994.files += 1;
+            s.norobots_1994.checks += under_1994;
+        }
+        let expected = job.reference(self.compared);
+        let mut parsed = None;
+        let mut signatures = Vec::new();
+        let mut open_checks = 0;
+        let mut scored_checks = 0;
+        for (query, (&reference, &actual)) in expected.iter().zip(verdicts).enumerate() {
+            if reference == actual {
+                continue;
+            }
+            let points = job.open_points(self.compared, query);
+            if !points.is_empty() {
+                open_checks += 1;
+                for point in points {
+                    *s.open_points_by_point
+                        .entry((*point).to_owned())
+                        .or_default() += 1;
+                }
+                continue;
+            }
+            let robots = parsed.get_or_insert_with(|| Robots::parse(self.compared, &job.body));
+            let probe = &job.probes[query];
+            let decision = robots.decide(&probe.query.agent, &probe.query.path);
+            let others: Vec<Profile> = Profile::ALL
+                .iter()
+                .copied()
+                .filter(|&p| p != self.compared && job.reference(p)[query] == actual)
+                .collect();
+            let cause = causes::of_decision(&job.marks, &probe.query.path, &decision);
+            let signature = cause::signature(cause, &job.marks, probe, &decision, actual, &others);
+            let example = || Example::of(&job.name, &job.body, probe, &decision, actual);
+            let index = match self.index.get(&signature) {
+                Some(&index) => index,
+                None => {
+                    self.index.insert(signature.clone(), self.found.len());
+                    self.found.push(cause::SignatureCount {
+                        cause,
+                        signature,
+                        files: 0,
+                        checks: 0,
+                        hosts: None,
+                        example: Example {
+                            hosts: job.hosts,
+                            ..example()
+                        },
+                    });
+                    self.bodies.push(reducible(&job.body));
+                    self.found.len() - 1
+                }
+            };
+            let entry = &mut self.found[index];
+            entry.checks += 1;
+            scored_checks += 1;
+            if !signatures.contains(&index) {
+                entry.files += 1;
+                signatures.push(index);
+                if job.name < entry.example.file {
+                    entry.example = Example {
+                        hosts: job.hosts,
+                        ..example()
+                    };
+                    self.bodies[index] = reducible(&job.body);
+                }
+            }
+        }
+        if let (Some(weights), Some(hosts)) = (&mut self.weights, job.hosts) {
+            signatures.sort_unstable();
+            let first = signatures
+                .iter()
+                .map(|&i| self.found[i].signature.as_str())
+                .min();
+            let checks = (open_checks, scored_checks);
+            weights.answered(&job.name, hosts, checks, &signatures, first);
+        }
+        if open_checks > 0 {
+            s.open_points.files += 1;
+            s.open_points.checks += open_checks;
+        }
+        s.disagreements.checks += scored_checks;
+        if open_checks + scored_checks > 0 {
+            s.differing.files += 1;
+            s.differing.checks += open_checks + scored_checks;
+        }
+        if !signatures.is_empty() {
+            s.disagreements.files += 1;
+            signatures.sort_unstable();
+            *self.sets.entry(signatures).or_default() += 1;
+        }
+    }
+
+    /// The finished document: signatures in signature order, sets renumbered to match, causes.
+    fn into_survey(self) -> AdapterSurvey {
+        let mut survey = self.survey;
+        let mut order: Vec<usize> = (0..self.found.len()).collect();
+        order.sort_by(|&a, &b| self.found[a].signature.cmp(&self.found[b].signature));
+        let mut renumber = vec![0; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            renumber[old] = new;
+        }
+        let mut found = self.found;
+        let renumbered = |set: Vec<usize>| {
+            let mut set: Vec<usize> = set.into_iter().map(|i| renumber[i]).collect();
+            set.sort_unstable();
+            cause::set_key(&set)
+        };
+        if let Some(weights) = self.weights {
+            for (i, signature) in found.iter_mut().enumerate() {
+                signature.hosts = Some(weights.signatures.get(i).copied().unwrap_or(0));
+            }
+            for (set, hosts) in weights.sets {
+                *survey.host_sets.entry(renumbered(set)).or_default() += hosts;
+            }
+            survey.hosts = Some(weights.rates);
+            survey.served = weights.served;
+            weights::keep_most_served(&mut survey.served);
+        }
+        survey.signatures = order.iter().map(|&i| found[i].clone()).collect();
+        for (set, files) in self.sets {
+            *survey.file_sets.entry(renumbered(set)).or_default() += files;
+        }
+        survey.causes = cause::causes(&survey.signatures, &survey.file_sets, &survey.host_sets);
+        survey
     }
 }

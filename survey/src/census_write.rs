@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use super::census::Census;
+use super::census_record::Census;
 use super::http::MAX_BODY;
-use super::weights::HostRates;
 use super::markdown::cell;
+use super::weights::HostRates;
 use super::{AdapterSurvey, Survey};
 use robotstxt_suite::markup::md_code;
 

@@ -3,11 +3,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use robotstxt_runtime::atomic::{remove_stale_temporaries, write_atomic, WriteError};
 use crate::limits::{MAX_SURVEY_FILE, SURVEY_JSON};
-use robotstxt_suite::markup::md_code;
+use robotstxt_runtime::atomic::{remove_stale_temporaries, write_atomic, WriteError};
 use robotstxt_suite::input::{Format, Input};
 use robotstxt_suite::located::LocatedError;
+use robotstxt_suite::markup::md_code;
 use robotstxt_suite::visible::Outside;
 
 use super::cause::SignatureCount;

@@ -25,9 +25,9 @@ pub mod build;
 #[cfg(feature = "schema")]
 pub mod schema;
 
-pub use text::{is_bidi_control, is_control_or_bidi};
 pub use agents::{is_product_token, product_token, robot_name, AgentForm};
 pub use serve::{check_guarded, per_query, serve, serve_batch, serve_on, QueryAnswer};
+pub use text::{is_bidi_control, is_control_or_bidi};
 pub use wire::{
     Answer, Check, CheckReply, Handshake, Query, Refusal, ReplyError, Request, UnsupportedProtocol,
     Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,

@@ -11,23 +11,23 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use robotstxt_fuzzer::known::KnownError;
 use robotstxt_reference::UnknownProfile;
 use robotstxt_runtime::adapter::LoadError;
+use robotstxt_runtime::atomic::WriteError;
 use robotstxt_runtime::cache::CacheError;
 use robotstxt_runtime::signals::STDOUT_CLOSED;
 use robotstxt_runtime::suite::MaterialiseError;
 use robotstxt_suite::embedded::ExportError;
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::visible::Outside;
-use robotstxt_runtime::atomic::WriteError;
-use robotstxt_fuzzer::known::KnownError;
-use robotstxt_test::limits::SecondsError;
-use robotstxt_test::report::history::HistoryError;
 use robotstxt_survey::census::CensusError;
 use robotstxt_survey::corpus::CorpusError;
 use robotstxt_survey::hosts::PlanError;
 use robotstxt_survey::merge::MergeFailure;
 use robotstxt_survey::write::ReadError;
+use robotstxt_test::limits::SecondsError;
+use robotstxt_test::report::history::HistoryError;
 
 use super::Exit;
 

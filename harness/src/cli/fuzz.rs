@@ -4,11 +4,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use robotstxt_reference::lines::raw_lines;
-use robotstxt_runtime::atomic::write_atomic;
 use robotstxt_fuzzer::known::Known;
 use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
 use robotstxt_fuzzer::session::{fuzz, Event, Settings, Stats};
+use robotstxt_reference::lines::raw_lines;
+use robotstxt_runtime::atomic::write_atomic;
 use robotstxt_test::limits;
 
 use super::corpus;

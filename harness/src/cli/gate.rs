@@ -4,10 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use robotstxt_runtime::atomic::write_atomic;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::{gate, ExpectationFile};
 use robotstxt_suite::run::CheckResult;
-use robotstxt_runtime::atomic::write_atomic;
 
 use super::select::Opened;
 use super::Error;

@@ -2,11 +2,11 @@
 
 use std::path::PathBuf;
 
-use robotstxt_reference::Verdict;
-use robotstxt_suite::engine::{Query, Reply};
 use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
 use robotstxt_fuzzer::session::finding_case;
 use robotstxt_fuzzer::{reduce, Candidate, EngineJudge, Judgement, Oracle};
+use robotstxt_reference::Verdict;
+use robotstxt_suite::engine::{Query, Reply};
 
 use super::error::print;
 use super::select::AdapterArgs;

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_suite::visible::{shown, shown_line, Outside};
-use robotstxt_survey::limits::MAX_SURVEY_FILE;
+use robotstxt_survey as survey;
 use robotstxt_survey::census::{self, captures, census, census_part};
 use robotstxt_survey::hosts::read_plan;
-use robotstxt_survey as survey;
+use robotstxt_survey::limits::MAX_SURVEY_FILE;
 use robotstxt_survey::{merge::merge_named, write, Options, Shard, Survey};
 
 use super::corpus;

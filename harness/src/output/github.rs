@@ -9,9 +9,9 @@
 
 use std::fmt::Write as _;
 
+use crate::grouping::is_grouped;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
-use crate::grouping::is_grouped;
 use robotstxt_suite::run::CheckResult;
 
 use super::EngineRun;

@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
+use crate::grouping::{self, Group};
 use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Handshake;
-use crate::grouping::{self, Group};
 use robotstxt_suite::run::CheckResult;
 
 /// Width the lists of check ids are wrapped to.

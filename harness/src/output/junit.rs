@@ -21,8 +21,8 @@ use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::Outcome;
 use robotstxt_suite::visible::Outside;
 
-use robotstxt_suite::markup::xml;
 use crate::output::EngineRun;
+use robotstxt_suite::markup::xml;
 
 /// How one testcase is reported.
 enum Verdict {

@@ -11,8 +11,8 @@ use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::{Outcome, Summary};
 use robotstxt_suite::visible::Outside;
 
-use robotstxt_suite::markup::{md, md_cell, md_code, md_fence};
 use crate::output::{plural, EngineRun, STDERR_LINES};
+use robotstxt_suite::markup::{md, md_cell, md_code, md_fence};
 
 /// Listed checks per section before the rest is only counted.
 const MAX_LISTED: usize = 30;

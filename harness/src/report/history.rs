@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use robotstxt_runtime::atomic::write_atomic;
 use crate::diff::{self, ResultsFile};
+use robotstxt_runtime::atomic::write_atomic;
 
 /// Why the history could not be kept or read.
 #[derive(Debug, thiserror::Error)]
@@ -62,8 +62,9 @@ pub fn read(folder: &Path) -> Result<Vec<ResultsFile>, HistoryError> {
         .map(|e| e.path())
         .filter(|p| {
             p.extension().is_some_and(|e| e == "json")
-                && p.file_name()
-                    .is_some_and(|n| !robotstxt_runtime::atomic::is_temporary_name(&n.to_string_lossy()))
+                && p.file_name().is_some_and(|n| {
+                    !robotstxt_runtime::atomic::is_temporary_name(&n.to_string_lossy())
+                })
         })
         .collect();
     paths.sort();

@@ -12,10 +12,10 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use crate::grouping;
 use robotstxt_reference::{Profile, Robots};
 use robotstxt_suite::blocks::visible_body;
 use robotstxt_suite::cause::Cause;
-use crate::grouping;
 use robotstxt_suite::readings::Reading;
 use robotstxt_suite::run::Outcome;
 use robotstxt_suite::visible::shown;

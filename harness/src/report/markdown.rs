@@ -7,15 +7,15 @@
 
 use std::fmt::Write as _;
 
+use crate::grouping;
 use robotstxt_reference::Profile;
 use robotstxt_suite::blocks::failure_block;
-use crate::grouping;
 use robotstxt_suite::readings::Reading;
 use robotstxt_suite::visible::Outside;
 
 use crate::limits::path_slug;
-use robotstxt_suite::markup::{md, md_code, md_fence};
 use crate::repeats::ShownOnce;
+use robotstxt_suite::markup::{md, md_code, md_fence};
 
 use super::matrix::{self, Cell};
 use super::reported;

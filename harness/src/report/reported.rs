@@ -8,8 +8,8 @@
 
 use robotstxt_reference::Verdict;
 
-use robotstxt_suite::cases::{Case, Reported};
 use crate::grouping::is_grouped;
+use robotstxt_suite::cases::{Case, Reported};
 use robotstxt_suite::run::{CheckResult, Outcome};
 
 /// How a check an adapter does not pass relates to what its case's thread reported.
