@@ -4,6 +4,8 @@
 //! measured, never asserted: machines are shared and noisy, so targets are compared in the
 //! report, not in tests.
 
+#![forbid(unsafe_code)]
+
 mod adapters;
 mod fuzzing;
 mod machine;

@@ -9,6 +9,8 @@
 //! files ([`survey`]), writing its files whole or not at all ([`atomic`], [`swap`]). Before a run
 //! is judged, published or written down as expectations, [`settle`] asks its suspects again.
 
+#![forbid(unsafe_code)]
+
 pub mod compare;
 pub mod diff;
 pub mod grouping;

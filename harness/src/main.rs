@@ -1,5 +1,7 @@
 //! The `robotstxt-test` command line. Each subcommand lives in its own module under `cli/`.
 
+#![forbid(unsafe_code)]
+
 mod cli;
 
 use std::process::ExitCode;

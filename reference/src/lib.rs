@@ -35,6 +35,8 @@
 //! assert!(!robots.is_allowed("FooBot/2.1", "/tmp/x"));
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod explain;
 pub mod lines;
 pub mod norobots1994;

@@ -55,6 +55,8 @@
 //!
 //! `cargo test` runs every case against the reference under every profile, one test per case id.
 
+#![forbid(unsafe_code)]
+
 pub mod blocks;
 pub mod case_rules;
 pub mod cases;

@@ -18,6 +18,8 @@
 //! A census ([`census`]) surveys WARC files instead: the bodies of the hosts' last captures, each
 //! distinct body once, weighted by the hosts that serve it ([`weights`]).
 
+#![forbid(unsafe_code)]
+
 mod bodies;
 pub mod cause;
 pub mod census;

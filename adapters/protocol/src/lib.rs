@@ -15,6 +15,8 @@
 //! `adapters/` the harness carries, and it goes with them. Without features it depends on
 //! serde, serde_json, base64 and thiserror only.
 
+#![forbid(unsafe_code)]
+
 pub mod agents;
 pub mod serve;
 pub mod text;

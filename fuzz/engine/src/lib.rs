@@ -16,6 +16,8 @@
 //! - [`case`] writes the case file; [`known`] skips what is already known; [`session`] is the
 //!   out-of-process loop.
 
+#![forbid(unsafe_code)]
+
 pub mod candidate;
 pub mod canonical;
 pub mod case;
