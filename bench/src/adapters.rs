@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use robotstxt_fuzzer::{Judgement, Oracle};
 use robotstxt_runtime::adapter::{self, Adapter, AdapterProcess, Availability, Limits};
+use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_runtime::side_by_side::{run_engines, side_by_side, Worker};
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, Query, Reply};
@@ -39,10 +40,10 @@ pub fn compare_all(adapters: &[Adapter], limits: Limits) -> Duration {
 
 /// What `compare` does with the engines once they are running: every engine asked the body on
 /// its own thread, and each answer judged against the reference under the profile it claims.
-fn ask_and_judge(body: &[u8], queries: &[Query], engines: &mut [Box<dyn Engine>]) -> usize {
+fn ask_and_judge(body: &[u8], queries: &[Query], engines: &mut [Box<dyn Lifecycle>]) -> usize {
     struct AskAndJudge(usize);
     impl<'a> Worker<(&'a [u8], &'a [Query])> for AskAndJudge {
-        fn item(&mut self, engine: &mut dyn Engine, (body, queries): &(&'a [u8], &'a [Query])) {
+        fn item(&mut self, engine: &mut dyn Lifecycle, (body, queries): &(&'a [u8], &'a [Query])) {
             if let Ok(Reply::Verdicts(verdicts)) = engine.check("compare", body, queries) {
                 let oracle = Oracle::for_engine(engine.handshake());
                 self.0 = queries

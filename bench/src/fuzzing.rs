@@ -8,6 +8,7 @@ use robotstxt_fuzzer::known::Known;
 use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
 use robotstxt_fuzzer::session::{fuzz, Settings, Stats};
 use robotstxt_runtime::adapter::{self, Adapter, Limits};
+use robotstxt_runtime::lifecycle;
 
 pub struct Figure {
     pub adapter: String,
@@ -39,6 +40,7 @@ pub fn run(adapter: &Adapter, seconds: u64) -> anyhow::Result<Figure> {
     };
     let stats = fuzz(
         engine.as_mut(),
+        lifecycle::between(),
         &settings,
         &mut Known::default(),
         &mut |_| {},

@@ -18,6 +18,7 @@
 //! time: callers run [`patient_timeouts`] engine after engine), so that other engines' work does
 //! not slow it down a second time. Asking for stability may run side by side.
 
+use robotstxt_runtime::lifecycle::{between, Lifecycle};
 use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Engine;
@@ -30,7 +31,7 @@ use robotstxt_suite::run::{CheckResult, Outcome, Scoring};
 /// Judges one engine's results against `expectations`, after asking its suspects again (see the
 /// module's first rule). The judged run names the checks that were only slow.
 pub fn judged(
-    engine: &mut dyn Engine,
+    engine: &mut dyn Lifecycle,
     cases: &[Case],
     results: &mut [CheckResult],
     scoring: Scoring,
@@ -38,9 +39,23 @@ pub fn judged(
     strict: bool,
 ) -> Judged {
     let first = judge(expectations, cases, results);
-    let patient = ask_patiently(engine, cases, results, scoring, &first.timed_out(results));
+    let patient = ask_patiently(
+        engine,
+        between(),
+        cases,
+        results,
+        scoring,
+        &first.timed_out(results),
+    );
     let second = judge(expectations, cases, results);
-    reask(engine, cases, results, scoring, &second.suspects(strict));
+    reask(
+        engine,
+        between(),
+        cases,
+        results,
+        scoring,
+        &second.suspects(strict),
+    );
     let mut judged = judge(expectations, cases, results);
     judged.slow = (patient.answered.into_iter())
         .filter(|&i| {
@@ -58,7 +73,7 @@ pub fn judged(
 /// that is unavailable). `progress` as in [`run_engines`].
 pub fn confirming_rounds(
     cases: &[Case],
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
     scoring: &(dyn Fn(&dyn Engine) -> Scoring + Sync),
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Vec<Vec<Vec<CheckResult>>> {
@@ -80,19 +95,26 @@ pub fn confirming_rounds(
 /// Every timeout of one engine's results asked again alone with more time (the first step
 /// before a file is written or a report published). Returns what they answered.
 pub fn patient_timeouts(
-    engine: &mut dyn Engine,
+    engine: &mut dyn Lifecycle,
     cases: &[Case],
     results: &mut [CheckResult],
     scoring: Scoring,
 ) -> Patient {
-    ask_patiently(engine, cases, results, scoring, &timeouts(results))
+    ask_patiently(
+        engine,
+        between(),
+        cases,
+        results,
+        scoring,
+        &timeouts(results),
+    )
 }
 
 /// Before a file is written: every non-pass, every check whose answer differed between `rounds`
 /// (the engine's [`confirming_rounds`]) and every pass `previous` (the file being replaced)
 /// lists, asked again for stability.
 pub fn stable_for_update(
-    engine: &mut dyn Engine,
+    engine: &mut dyn Lifecycle,
     cases: &[Case],
     results: &mut [CheckResult],
     scoring: Scoring,
@@ -100,13 +122,21 @@ pub fn stable_for_update(
     previous: Option<&ExpectationFile>,
 ) {
     let suspects = update_suspects(previous, cases, results, rounds);
-    reask_after_rounds(engine, cases, results, scoring, &suspects, rounds);
+    reask_after_rounds(
+        engine,
+        between(),
+        cases,
+        results,
+        scoring,
+        &suspects,
+        rounds,
+    );
 }
 
 /// Before a report is published: every failure and refusal, and every check of `known` (case
 /// id, check index: already known to vary), asked again for stability.
 pub fn stable_for_report(
-    engine: &mut dyn Engine,
+    engine: &mut dyn Lifecycle,
     cases: &[Case],
     results: &mut [CheckResult],
     scoring: Scoring,
@@ -120,7 +150,7 @@ pub fn stable_for_report(
         })
         .map(|(i, _)| i)
         .collect();
-    reask(engine, cases, results, scoring, &suspects);
+    reask(engine, between(), cases, results, scoring, &suspects);
 }
 
 fn timeouts(results: &[CheckResult]) -> Vec<usize> {

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use census_common::*;
 use robotstxt_reference::Profile;
-use robotstxt_suite::engine::{Engine, ReferenceEngine};
+use robotstxt_runtime::lifecycle::Lifecycle;
+use robotstxt_suite::engine::ReferenceEngine;
 use robotstxt_survey::census::{self, census_part};
 use robotstxt_survey::hosts::{Capture, Plan, PlanEntry, PlanHeader, PLAN_FORMAT};
 use robotstxt_survey::warc::{Item, Place};
@@ -241,7 +242,7 @@ fn shards_and_plans_add_up_to_the_whole_census() {
             unreadable: None,
         };
         let (recording, _) = Recording::new(PLAIN);
-        let mut engines: Vec<Box<dyn Engine>> = vec![
+        let mut engines: Vec<Box<dyn Lifecycle>> = vec![
             Box::new(recording),
             Box::new(ReferenceEngine::new(Profile::Rfc9309)),
         ];

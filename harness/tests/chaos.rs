@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use robotstxt_runtime::adapter::{AdapterProcess, Limits};
+use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_suite::cases::{load_corpus, Case};
-use robotstxt_suite::engine::Engine;
 use robotstxt_suite::run::{run_cases, CheckResult, Outcome, Scoring};
 
 fn chaos(mode: &str, limits: Limits) -> AdapterProcess {

@@ -10,6 +10,7 @@ use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
 use robotstxt_suite::cases::{load_corpus, Ruling};
 use robotstxt_suite::engine::{Engine, Failure, Handshake, Query, Reply};
+use robotstxt_suite::reask::Between;
 use robotstxt_suite::run::{run_cases, Outcome, Scoring};
 
 /// A 1994 parser with one planted bug: on a body holding a CR LF, when some Disallow value holds
@@ -234,11 +235,17 @@ fn fuzz_case_blind(known: &mut Known) -> (Vec<Finding>, Stats) {
         budget: 5_000,
     };
     let mut found = Vec::new();
-    let stats = fuzz(&mut engine, &settings, known, &mut |e| {
-        if let Event::Finding(f) = e {
-            found.push(f.clone());
-        }
-    })
+    let stats = fuzz(
+        &mut engine,
+        Between::in_process(),
+        &settings,
+        known,
+        &mut |e| {
+            if let Event::Finding(f) = e {
+                found.push(f.clone());
+            }
+        },
+    )
     .unwrap();
     assert_eq!(stats.docs, 300);
     (found, stats)

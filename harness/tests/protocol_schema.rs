@@ -10,6 +10,7 @@ use jsonschema::Validator;
 use robotstxt_runtime::adapter::{
     self, AdapterProcess, Availability, Direction, Limits, Transcript,
 };
+use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::load_corpus;
 use robotstxt_suite::engine::{ClaimedProfile, Engine};
@@ -55,7 +56,7 @@ fn every_message_of_a_corpus_run_fits_the_schema() {
     let [hello, handshake, check, results, refusal, stop] =
         ["hello", "handshake", "check", "results", "refusal", "stop"].map(|d| message(&schema, d));
     let cases = load_corpus(&[root().join("cases")]).unwrap();
-    let mut engines: Vec<Box<dyn Engine>> = Vec::new();
+    let mut engines: Vec<Box<dyn Lifecycle>> = Vec::new();
     let mut transcripts = Vec::new();
     for a in adapter::discover(&root().join("adapters"), root()).unwrap() {
         if let Availability::Unavailable(why) = adapter::availability(&a) {

@@ -6,6 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use robotstxt_reference::{Profile, Verdict};
+use robotstxt_runtime::lifecycle::{InProcess, Lifecycle};
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
 use robotstxt_survey as survey;
@@ -39,6 +40,8 @@ impl Engine for RfcClaiming1994 {
         self.inner.check(id, robots, queries)
     }
 }
+
+impl InProcess for RfcClaiming1994 {}
 
 /// The 1994 reference, except that it refuses, crashes on or times out on files by name.
 struct Faulty {
@@ -77,6 +80,8 @@ impl Engine for Faulty {
     }
 }
 
+impl InProcess for Faulty {}
+
 /// Bodies with known differences between the profiles, and some without.
 fn corpus() -> Vec<(String, Vec<u8>)> {
     let mut files: Vec<(String, Vec<u8>)> = vec![
@@ -113,7 +118,7 @@ fn write_folder(dir: &Path) {
 }
 
 fn run(corpus: &Path, shard: Option<Shard>) -> Survey {
-    let mut engines: Vec<Box<dyn Engine>> = vec![
+    let mut engines: Vec<Box<dyn Lifecycle>> = vec![
         Box::new(RfcClaiming1994::new()),
         Box::new(Faulty::new()),
         Box::new(ReferenceEngine::new(Profile::Rfc9309)),
@@ -279,6 +284,8 @@ impl Engine for Contrary {
     }
 }
 
+impl InProcess for Contrary {}
+
 #[test]
 fn scored_and_open_point_disagreements_are_counted_apart() {
     let dir = tempfile::tempdir().unwrap();
@@ -297,7 +304,7 @@ fn scored_and_open_point_disagreements_are_counted_apart() {
     let inner = ReferenceEngine::new(Profile::Norobots1994);
     let mut handshake = inner.handshake().clone();
     handshake.name = "contrary".to_owned();
-    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(Contrary { inner, handshake })];
+    let mut engines: Vec<Box<dyn Lifecycle>> = vec![Box::new(Contrary { inner, handshake })];
     let s = survey::survey(dir.path(), &mut engines, &Options::default(), &|_, _| {}).unwrap();
     let a = &s.adapters[0];
     assert_eq!(a.compared_under, "norobots-1994");
@@ -389,7 +396,8 @@ fn archives_read_like_the_folder() {
     // Not a corpus.
     let bad = archives.path().join("corpus.zip");
     fs::write(&bad, b"PK").unwrap();
-    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(ReferenceEngine::new(Profile::Rfc9309))];
+    let mut engines: Vec<Box<dyn Lifecycle>> =
+        vec![Box::new(ReferenceEngine::new(Profile::Rfc9309))];
     let error = survey::survey(&bad, &mut engines, &Options::default(), &|_, _| {}).unwrap_err();
     assert!(
         matches!(error, CorpusError::NotACorpus(ref path) if *path == bad),

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use robotstxt_runtime::adapter::{AdapterProcess, Limits};
+use robotstxt_runtime::lifecycle::between;
 use robotstxt_suite::cases::{load_corpus, Case};
 use robotstxt_suite::expectations::gate::{judge, updated, Status};
 use robotstxt_suite::expectations::{ExpectationFile, Listed};
@@ -51,7 +52,14 @@ fn an_answer_that_alternates_between_processes_is_unstable_not_a_regression() {
     let suspects = judge(&nothing_listed, &cases, &results).regressions();
     assert_eq!(suspects, vec![0]);
     assert_eq!(
-        reask(&mut engine, &cases, &mut results, scoring, &suspects),
+        reask(
+            &mut engine,
+            between(),
+            &cases,
+            &mut results,
+            scoring,
+            &suspects
+        ),
         1
     );
     assert_eq!(results[0].outcome, Outcome::Unstable);
@@ -95,7 +103,14 @@ fn an_answer_that_stays_the_same_stays_a_regression() {
     let nothing_listed = ExpectationFile::empty("chaos-reject");
     let suspects = judge(&nothing_listed, &cases, &results).regressions();
     assert_eq!(
-        reask(&mut engine, &cases, &mut results, scoring, &suspects),
+        reask(
+            &mut engine,
+            between(),
+            &cases,
+            &mut results,
+            scoring,
+            &suspects
+        ),
         0
     );
     assert_eq!(

@@ -18,6 +18,7 @@ pub mod adapter;
 pub mod atomic;
 pub mod cache;
 pub mod child;
+pub mod lifecycle;
 pub mod limits;
 pub mod side_by_side;
 pub mod signals;

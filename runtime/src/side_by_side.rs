@@ -4,38 +4,65 @@
 
 use std::sync::mpsc::sync_channel;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use robotstxt_suite::cases::Case;
-use robotstxt_suite::engine::{Engine, SharedRequest};
+use robotstxt_suite::engine::{Engine, Failure, Reply, SharedRequest};
 use robotstxt_suite::run::{queries_of, score_handed, CheckResult, Scoring};
 
+use crate::lifecycle::Lifecycle;
 use crate::turns::Turns;
 
 /// Runs every case against each engine, each engine on its own thread (see [`side_by_side`]).
 /// Results come back in engine order; `progress` is called with (engine index, cases done, total).
 pub fn run_engines(
     cases: &[Case],
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
     scoring: &(dyn Fn(&dyn Engine) -> Scoring + Sync),
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Vec<Vec<CheckResult>> {
+    run_engines_recorded(cases, engines, scoring, progress)
+        .into_iter()
+        .map(|run| run.results)
+        .collect()
+}
+
+/// One engine's run over the corpus, with every reply as it came.
+pub struct RecordedRun {
+    /// The results, scored as [`run_engines`] scores them.
+    pub results: Vec<CheckResult>,
+    /// Per case, in corpus order, the reply and how long it took: what a report scores again
+    /// under every other profile without asking the adapter twice.
+    pub replies: Vec<(Result<Reply, Failure>, Duration)>,
+}
+
+/// As [`run_engines`], keeping every reply and the time it took.
+pub fn run_engines_recorded(
+    cases: &[Case],
+    engines: &mut [Box<dyn Lifecycle>],
+    scoring: &(dyn Fn(&dyn Engine) -> Scoring + Sync),
+    progress: &(dyn Fn(usize, usize, usize) + Sync),
+) -> Vec<RecordedRun> {
     struct Cases<'p> {
         engine: usize,
         total: usize,
         scoring: Scoring,
-        results: Vec<CheckResult>,
+        run: RecordedRun,
         progress: &'p (dyn Fn(usize, usize, usize) + Sync),
     }
     impl<'c> Worker<(usize, &'c Case, SharedRequest)> for Cases<'_> {
         fn item(
             &mut self,
-            engine: &mut dyn Engine,
+            engine: &mut dyn Lifecycle,
             (index, case, request): &(usize, &'c Case, SharedRequest),
         ) {
+            let started = Instant::now();
             let reply = engine.check_shared(&case.id, &case.robots, &queries_of(case), request);
+            let took = started.elapsed();
             let form = engine.agent_form();
             let results = score_handed(*index, case, &reply, self.scoring, form);
-            self.results.extend(results);
+            self.run.results.extend(results);
+            self.run.replies.push((reply, took));
             (self.progress)(self.engine, index + 1, self.total);
         }
     }
@@ -44,7 +71,10 @@ pub fn run_engines(
             engine,
             total: cases.len(),
             scoring: scoring(engines[engine].as_ref()),
-            results: Vec::new(),
+            run: RecordedRun {
+                results: Vec::new(),
+                replies: Vec::new(),
+            },
             progress,
         })
         .collect();
@@ -54,17 +84,17 @@ pub fn run_engines(
         .map(|(index, case)| (index, case, SharedRequest::new()));
     side_by_side(items, engines, workers)
         .into_iter()
-        .map(|w| w.results)
+        .map(|w| w.run)
         .collect()
 }
 
 /// What one engine does with each item of a [`side_by_side`] run, and once at the end.
 pub trait Worker<T>: Send {
     /// Handles one item with this worker's engine.
-    fn item(&mut self, engine: &mut dyn Engine, item: &T);
+    fn item(&mut self, engine: &mut dyn Lifecycle, item: &T);
 
     /// Called once after the last item, still on the engine's thread.
-    fn finish(&mut self, _engine: &mut dyn Engine) {}
+    fn finish(&mut self, _engine: &mut dyn Lifecycle) {}
 }
 
 /// Items buffered per engine: how far a fast engine may run ahead of the slowest.
@@ -78,7 +108,7 @@ const AHEAD: usize = 128;
 /// order. `workers` holds one worker per engine.
 pub fn side_by_side<T, W>(
     items: impl IntoIterator<Item = T>,
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
     workers: Vec<W>,
 ) -> Vec<W>
 where

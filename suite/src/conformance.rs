@@ -48,7 +48,7 @@ use crate::engine::{ClaimedProfile, Engine};
 use crate::expectations::gate::{judge, updated, Status};
 use crate::expectations::{CheckId, ExpectationFile};
 use crate::located::LocatedError;
-use crate::reask::reask;
+use crate::reask::{reask, Between};
 use crate::run::{run_case, run_cases, Outcome, Scoring};
 
 /// The environment variable that makes [`gated_trials`] write its expectation file from the run
@@ -160,7 +160,14 @@ fn write_from_run<E: Engine, F: Fn() -> E>(
         .filter(|(_, r)| !matches!(r.outcome, Outcome::Pass | Outcome::Unspecified))
         .map(|(i, _)| i)
         .collect();
-    reask(&mut engine, cases, &mut results, scoring, &suspects);
+    reask(
+        &mut engine,
+        Between::in_process(),
+        cases,
+        &mut results,
+        scoring,
+        &suspects,
+    );
     let name = engine.handshake().name.clone();
     let mut next = updated(&name, previous, cases, &results);
     next.file = file.to_owned();
@@ -192,7 +199,14 @@ fn gated_check(
     let cases = std::slice::from_ref(case);
     let mut results = run_case(0, case, engine, scoring);
     let suspects = judge(expectations, cases, &results).suspects(false);
-    reask(engine, cases, &mut results, scoring, &suspects);
+    reask(
+        engine,
+        Between::in_process(),
+        cases,
+        &mut results,
+        scoring,
+        &suspects,
+    );
     let judged = judge(expectations, cases, &results);
     let failures: Vec<String> = (results.iter().zip(&judged.statuses))
         .filter_map(|(r, status)| {

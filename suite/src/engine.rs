@@ -106,8 +106,11 @@ pub struct Failure {
     pub detail: Outside,
 }
 
-/// Something that answers queries about robots.txt bodies. `Send`, so that several engines can
-/// be driven side by side.
+/// Something that answers queries about robots.txt bodies: a handshake and answers, nothing else.
+/// What happens to an engine between answers when it is a process (whether it broke down, a fresh
+/// start, more time) is the runtime's (`robotstxt_runtime::lifecycle`), handed to whoever asks
+/// again as a [`crate::reask::Between`]. `Send`, so that several engines can be driven side by
+/// side.
 pub trait Engine: Send {
     fn handshake(&self) -> &Handshake;
 
@@ -130,30 +133,10 @@ pub trait Engine: Send {
         self.check(id, robots, queries)
     }
 
-    /// Why the engine cannot answer at all (it could not start, or broke down), if so: it
-    /// quotes what the adapter said, so it is outside text.
-    fn unavailable(&self) -> Option<&Outside> {
-        None
-    }
-
     /// Which form of each query's agent the engine hands its parser, when known (an adapter's
     /// manifest says; a bare command does not): shown beside the agent in failure blocks.
     fn agent_form(&self) -> Option<AgentForm> {
         None
-    }
-
-    /// Forgets any state kept between batches, as a new process would: the next batch is
-    /// answered after a fresh start. Nothing to do for an engine that keeps none.
-    fn fresh_start(&mut self) {}
-
-    /// Gives every later batch `times` its usual time to answer (`1` restores the usual time).
-    /// A check that timed out is asked again, alone, with more time before it counts as a
-    /// timeout (see [`crate::reask::ask_patiently`]): on a loaded machine a slow answer is not
-    /// a changed parser. While `times` is above 1 a fault does not count toward giving the
-    /// engine up: the check asked again is judged by its own answer. Nothing to do for an
-    /// engine without a deadline.
-    fn set_patience(&mut self, times: u32) {
-        let _ = times;
     }
 }
 
@@ -178,6 +161,7 @@ impl SharedRequest {
 pub struct ReferenceEngine {
     profile: Profile,
     handshake: Handshake,
+    agent_form: Option<AgentForm>,
 }
 
 impl ReferenceEngine {
@@ -192,6 +176,16 @@ impl ReferenceEngine {
                 homepage: "reference/README.md".to_owned(),
                 profile: profile.name().to_owned(),
             },
+            agent_form: None,
+        }
+    }
+
+    /// The same engine, saying it hands its parser the agent in `form` (as the reference's
+    /// adapter manifest says when the runtime runs it in-process).
+    pub fn handing(self, form: AgentForm) -> ReferenceEngine {
+        ReferenceEngine {
+            agent_form: Some(form),
+            ..self
         }
     }
 
@@ -218,6 +212,10 @@ impl Engine for ReferenceEngine {
             })
             .collect();
         Ok(Reply::Verdicts(verdicts))
+    }
+
+    fn agent_form(&self) -> Option<AgentForm> {
+        self.agent_form
     }
 }
 

@@ -26,6 +26,42 @@ use std::collections::BTreeMap;
 use crate::cases::Case;
 use crate::engine::{Engine, Failure, Reply};
 use crate::run::{queries_of, score_handed, CheckResult, Outcome, Scoring};
+use crate::visible::Outside;
+
+/// What asking again does to an engine between its answers: a fresh start before each round,
+/// more time for a check asked again after a timeout, and whether the engine broke down (then
+/// nothing more is asked). The [`Engine`] trait carries none of it: an engine in-process has
+/// nothing to restart and no deadline ([`Between::in_process`]), and the runtime, which starts
+/// and stops processes, says what it does to one (`robotstxt_runtime::lifecycle::between`).
+pub struct Between<E: ?Sized> {
+    /// Forgets any state kept between batches, as a new process would.
+    pub fresh_start: fn(&mut E),
+    /// Gives every later batch `times` its usual time to answer (`1` restores it). While
+    /// `times` is above 1 a fault does not count toward giving the engine up: the check asked
+    /// again is judged by its own answer.
+    pub set_patience: fn(&mut E, u32),
+    /// Why the engine cannot answer at all (it could not start, or broke down), if so.
+    pub unavailable: for<'e> fn(&'e E) -> Option<&'e Outside>,
+}
+
+impl<E: ?Sized> Clone for Between<E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<E: ?Sized> Copy for Between<E> {}
+
+impl<E: ?Sized> Between<E> {
+    /// For an engine in-process: nothing to restart, no deadline, and always there.
+    pub fn in_process() -> Between<E> {
+        Between {
+            fresh_start: |_| {},
+            set_patience: |_, _| {},
+            unavailable: |_| None,
+        }
+    }
+}
 
 /// How many more times a suspect check is asked, each after a fresh start. Five answers in all:
 /// an answer that flips on a coin's toss per process shows it with a chance of 15 in 16.
@@ -44,27 +80,29 @@ pub const PATIENT_ASKS: usize = 2;
 
 /// Asks the cases of `suspects` (indexes into `results`, one engine's results over `cases`)
 /// again, and marks every suspect whose answer changed as unstable. Returns how many were.
-pub fn reask(
-    engine: &mut dyn Engine,
+pub fn reask<E: Engine + ?Sized>(
+    engine: &mut E,
+    between: Between<E>,
     cases: &[Case],
     results: &mut [CheckResult],
     scoring: Scoring,
     suspects: &[usize],
 ) -> usize {
-    reask_after_rounds(engine, cases, results, scoring, suspects, &[])
+    reask_after_rounds(engine, between, cases, results, scoring, suspects, &[])
 }
 
 /// As [`reask`], counting first the answers that `rounds` (whole runs of the same engine over the
 /// same cases, in the same order as `results`) gave to each suspect.
-pub fn reask_after_rounds(
-    engine: &mut dyn Engine,
+pub fn reask_after_rounds<E: Engine + ?Sized>(
+    engine: &mut E,
+    between: Between<E>,
     cases: &[Case],
     results: &mut [CheckResult],
     scoring: Scoring,
     suspects: &[usize],
     rounds: &[Vec<CheckResult>],
 ) -> usize {
-    if suspects.is_empty() || engine.unavailable().is_some() {
+    if suspects.is_empty() || (between.unavailable)(engine).is_some() {
         return 0;
     }
     let mut by_case: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
@@ -82,7 +120,7 @@ pub fn reask_after_rounds(
         })
         .collect();
     for _ in 0..REASKS {
-        engine.fresh_start();
+        (between.fresh_start)(engine);
         for (&case, asked) in &by_case {
             let again = crate::run::run_case(case, &cases[case], engine, scoring);
             for &i in asked {
@@ -94,7 +132,7 @@ pub fn reask_after_rounds(
                 }
             }
         }
-        if engine.unavailable().is_some() {
+        if (between.unavailable)(engine).is_some() {
             return 0;
         }
     }
@@ -144,22 +182,23 @@ pub struct Patient {
 /// case at a time, with [`PATIENCE`] times the usual deadline, at most [`PATIENT_ASKS`] times
 /// each. A case that answers takes its new results; one that never does keeps its timeouts,
 /// their detail saying it was asked again.
-pub fn ask_patiently(
-    engine: &mut dyn Engine,
+pub fn ask_patiently<E: Engine + ?Sized>(
+    engine: &mut E,
+    between: Between<E>,
     cases: &[Case],
     results: &mut [CheckResult],
     scoring: Scoring,
     timed_out: &[usize],
 ) -> Patient {
     let mut found = Patient::default();
-    if timed_out.is_empty() || engine.unavailable().is_some() {
+    if timed_out.is_empty() || (between.unavailable)(engine).is_some() {
         return found;
     }
     let mut by_case: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for &i in timed_out {
         by_case.entry(results[i].case).or_default().push(i);
     }
-    engine.set_patience(PATIENCE);
+    (between.set_patience)(engine, PATIENCE);
     for (&case, asked) in &by_case {
         let queries = queries_of(&cases[case]);
         let mut reply = None;
@@ -194,7 +233,7 @@ pub fn ask_patiently(
         }
         found.replies.push((case, reply));
     }
-    engine.set_patience(1);
+    (between.set_patience)(engine, 1);
     found
 }
 
@@ -210,24 +249,9 @@ fn answer(result: &CheckResult) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{AgentForm, Failure, Fault, Handshake, Query, ReferenceEngine};
+    use crate::engine::{AgentForm, Failure, Fault, ReferenceEngine};
     use crate::run::score;
     use robotstxt_reference::Profile;
-
-    /// The reference, handing its parser the product token: what a Google-family adapter says.
-    struct TokenHanding(ReferenceEngine);
-
-    impl Engine for TokenHanding {
-        fn handshake(&self) -> &Handshake {
-            self.0.handshake()
-        }
-        fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
-            self.0.check(id, robots, queries)
-        }
-        fn agent_form(&self) -> Option<AgentForm> {
-            Some(AgentForm::ProductToken)
-        }
-    }
 
     /// A check that timed out and answers when asked again keeps saying what the parser was
     /// handed, as a check answered the first time does.
@@ -243,8 +267,11 @@ mod tests {
         let scoring = Scoring::Claimed(None);
         let mut results = score(0, &cases[0], &timeout, scoring);
         assert_eq!(results[0].outcome, Outcome::Timeout);
-        let mut engine = TokenHanding(ReferenceEngine::new(Profile::Norobots1994));
-        let found = ask_patiently(&mut engine, &cases, &mut results, scoring, &[0]);
+        // The reference, handing its parser the product token: what a Google-family adapter says.
+        let reference = ReferenceEngine::new(Profile::Norobots1994);
+        let mut engine = reference.handing(AgentForm::ProductToken);
+        let between = Between::in_process();
+        let found = ask_patiently(&mut engine, between, &cases, &mut results, scoring, &[0]);
         assert_eq!(found.answered, [0]);
         assert_eq!(results[0].outcome, Outcome::Fail);
         assert_eq!(results[0].handed.as_deref(), Some("FooBot"));

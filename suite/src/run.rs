@@ -141,10 +141,10 @@ pub fn queries_of(case: &Case) -> Vec<Query> {
 }
 
 /// Runs one case (index `case_index` in the caller's list) against `engine`.
-pub fn run_case(
+pub fn run_case<E: Engine + ?Sized>(
     case_index: usize,
     case: &Case,
-    engine: &mut dyn Engine,
+    engine: &mut E,
     scoring: Scoring,
 ) -> Vec<CheckResult> {
     let reply = engine.check(&case.id, &case.robots, &queries_of(case));

@@ -8,9 +8,10 @@ use std::sync::OnceLock;
 
 use robotstxt_reference::open_points::open_points;
 use robotstxt_reference::{Profile, Robots, Verdict};
+use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_runtime::side_by_side::{side_by_side, Worker};
 use robotstxt_suite::cause::{self as causes, BodyMarks};
-use robotstxt_suite::engine::{Engine, Fault, Query, Reply, SharedRequest};
+use robotstxt_suite::engine::{Fault, Query, Reply, SharedRequest};
 
 use crate::cause::{self, Example};
 use crate::corpus::CorpusFile;
@@ -26,7 +27,7 @@ use crate::weights;
 /// no corpus and no census; the caller fills them in.
 pub(crate) fn survey_bodies(
     bodies: impl Iterator<Item = (CorpusFile, Option<u64>)>,
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
     options: &Options,
     weighted: bool,
     progress: &(dyn Fn(usize, usize) + Sync),
@@ -213,7 +214,7 @@ struct Tally<'p> {
 }
 
 impl Worker<Job> for Tally<'_> {
-    fn item(&mut self, engine: &mut dyn Engine, job: &Job) {
+    fn item(&mut self, engine: &mut dyn Lifecycle, job: &Job) {
         let reply = engine.check_shared(&job.name, &job.body, &job.queries, &job.request);
         let s = &mut self.survey;
         let answered = matches!(&reply, Ok(Reply::Verdicts(v)) if v.len() == job.queries.len());
@@ -239,7 +240,7 @@ impl Worker<Job> for Tally<'_> {
         (self.progress)(self.engine, self.done);
     }
 
-    fn finish(&mut self, engine: &mut dyn Engine) {
+    fn finish(&mut self, engine: &mut dyn Lifecycle) {
         self.reduce(engine);
         self.survey.unavailable = engine.unavailable().cloned();
     }
@@ -252,7 +253,7 @@ fn reducible(body: &[u8]) -> Option<Vec<u8>> {
 
 impl Tally<'_> {
     /// Reduces the examples of the most common signatures (see [`cause::REDUCTIONS`]).
-    fn reduce(&mut self, engine: &mut dyn Engine) {
+    fn reduce(&mut self, engine: &mut dyn Lifecycle) {
         if engine.unavailable().is_some() {
             return;
         }

@@ -20,7 +20,6 @@ use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::Mutex;
 use std::thread;
 
-
 use super::bodies::survey_bodies;
 use super::corpus::CorpusFile;
 use super::hosts::{Capture, Hosts, Plan, PlanEntry, PlanError};
@@ -29,7 +28,7 @@ use super::{Options, Shards, Survey};
 pub use crate::census_record::{
     Census, FaultExample, StatusCounts, Unreadable, MAX_FAULT_EXAMPLES,
 };
-use robotstxt_suite::engine::Engine;
+use robotstxt_runtime::lifecycle::Lifecycle;
 
 /// Bodies read ahead of the survey: with the engines' own queues, what bounds the bodies held.
 const BODIES_AHEAD: usize = 8;
@@ -111,7 +110,7 @@ struct Part {
 pub fn census(
     files: &[PathBuf],
     name: &str,
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
     options: &Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Survey, CensusError> {
@@ -148,7 +147,7 @@ pub fn census(
 pub fn census_part(
     file: &Path,
     plan: Plan,
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
     options: &Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Survey, CensusError> {
@@ -225,7 +224,7 @@ fn run(
     parts: Vec<Part>,
     name: &str,
     shards: Option<Shards>,
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
     options: &Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Survey, CensusError> {

@@ -42,7 +42,7 @@ use std::path::Path;
 use std::sync::mpsc::sync_channel;
 use std::thread;
 
-use robotstxt_suite::engine::Engine;
+use robotstxt_runtime::lifecycle::Lifecycle;
 
 use self::corpus::{read_corpus, CorpusError, CorpusFile};
 pub use self::model::{
@@ -54,7 +54,7 @@ pub use self::model::{
 /// `progress` is called with (engine index, files that engine has answered).
 pub fn survey(
     corpus: &Path,
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
     options: &Options,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Survey, CorpusError> {

@@ -11,7 +11,6 @@ use std::hash::{Hash, Hasher};
 
 use robotstxt_reference::Verdict;
 use robotstxt_suite::engine::{Engine, Query, Reply};
-use robotstxt_suite::visible::Outside;
 
 use super::candidate::Candidate;
 use super::oracle::{Judgement, Oracle};
@@ -23,8 +22,8 @@ pub trait CandidateJudge {
 
 /// A judge that asks an engine, and keeps a candidate when the engine still gives `theirs`, the
 /// reference still gives `reference`, and the decision is settled by the oracle's profile.
-pub struct EngineJudge<'e> {
-    engine: &'e mut dyn Engine,
+pub struct EngineJudge<'e, E: Engine + ?Sized = dyn Engine> {
+    engine: &'e mut E,
     oracle: Oracle,
     reference: Verdict,
     theirs: Verdict,
@@ -33,13 +32,13 @@ pub struct EngineJudge<'e> {
     pub messages: usize,
 }
 
-impl<'e> EngineJudge<'e> {
+impl<'e, E: Engine + ?Sized> EngineJudge<'e, E> {
     pub fn new(
-        engine: &'e mut dyn Engine,
+        engine: &'e mut E,
         oracle: Oracle,
         reference: Verdict,
         theirs: Verdict,
-    ) -> EngineJudge<'e> {
+    ) -> EngineJudge<'e, E> {
         EngineJudge {
             engine,
             oracle,
@@ -48,11 +47,6 @@ impl<'e> EngineJudge<'e> {
             cache: HashMap::new(),
             messages: 0,
         }
-    }
-
-    /// Why the engine stopped answering, if it broke down.
-    pub fn engine_unavailable(&self) -> Option<Outside> {
-        self.engine.unavailable().cloned()
     }
 
     fn key(c: &Candidate) -> u64 {
@@ -92,7 +86,7 @@ impl<'e> EngineJudge<'e> {
     }
 }
 
-impl CandidateJudge for EngineJudge<'_> {
+impl<E: Engine + ?Sized> CandidateJudge for EngineJudge<'_, E> {
     fn keeps(&mut self, batch: &[Candidate]) -> Vec<bool> {
         let mut by_body: Vec<(&[u8], Vec<&Candidate>)> = Vec::new();
         for c in batch {

@@ -13,6 +13,7 @@ use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Robots, Verdict};
 use robotstxt_suite::cause::{self, BodyMarks};
 use robotstxt_suite::engine::{Engine, Handshake, Query, Reply};
+use robotstxt_suite::reask::Between;
 use robotstxt_suite::visible::Outside;
 
 use super::candidate::Candidate;
@@ -90,8 +91,9 @@ pub struct BrokeDown {
 }
 
 /// Runs the loop until the time or document limit, reporting progress and findings to `events`.
-pub fn fuzz(
-    engine: &mut dyn Engine,
+pub fn fuzz<E: Engine + ?Sized>(
+    engine: &mut E,
+    between: Between<E>,
     settings: &Settings,
     known: &mut Known,
     events: &mut dyn FnMut(Event<'_>),
@@ -125,7 +127,7 @@ pub fn fuzz(
             }
             Err(_) => {
                 stats.faults += 1;
-                if let Some(why) = engine.unavailable() {
+                if let Some(why) = (between.unavailable)(engine) {
                     return Err(BrokeDown {
                         name: handshake.name.clone(),
                         why: why.clone(),
@@ -212,8 +214,8 @@ pub fn fuzz(
 /// one body are asked in one message, so a body the engine times out on costs one timeout. Listed
 /// checks the engine now answers like the reference, or that depend on an open point, are left
 /// out.
-fn reduce_listed(
-    engine: &mut dyn Engine,
+fn reduce_listed<E: Engine + ?Sized>(
+    engine: &mut E,
     oracle: Oracle,
     known: &mut Known,
     budget: usize,

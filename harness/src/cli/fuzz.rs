@@ -9,6 +9,7 @@ use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
 use robotstxt_fuzzer::session::{fuzz, Event, Settings, Stats};
 use robotstxt_reference::lines::raw_lines;
 use robotstxt_runtime::atomic::write_atomic;
+use robotstxt_runtime::lifecycle::between;
 use robotstxt_test::limits;
 
 use super::corpus;
@@ -109,24 +110,30 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     ));
     let mut written = Vec::new();
     let mut failed = None;
-    let outcome = fuzz(engine, &settings, &mut known, &mut |event| match event {
-        Event::Progress(stats) => bar.set_message(progress(stats)),
-        Event::Finding(finding) => {
-            let file = out.join(format!("{}.yaml", finding.case.name));
-            // Whole or not at all: a cut-off finding would be a bad case file to the next run.
-            if let Err(e) = write_atomic(&file, finding.case.to_yaml().as_bytes()) {
-                failed = Some(Error::Write(e));
+    let outcome = fuzz(
+        engine,
+        between(),
+        &settings,
+        &mut known,
+        &mut |event| match event {
+            Event::Progress(stats) => bar.set_message(progress(stats)),
+            Event::Finding(finding) => {
+                let file = out.join(format!("{}.yaml", finding.case.name));
+                // Whole or not at all: a cut-off finding would be a bad case file to the next run.
+                if let Err(e) = write_atomic(&file, finding.case.to_yaml().as_bytes()) {
+                    failed = Some(Error::Write(e));
+                }
+                bar.println(format!(
+                    "{}  {} lines  {}: {}",
+                    file.display(),
+                    raw_lines(&finding.case.case.body).count(),
+                    finding.case.cause,
+                    finding.signature
+                ));
+                written.push(file);
             }
-            bar.println(format!(
-                "{}  {} lines  {}: {}",
-                file.display(),
-                raw_lines(&finding.case.case.body).count(),
-                finding.case.cause,
-                finding.signature
-            ));
-            written.push(file);
-        }
-    });
+        },
+    );
     bar.finish_and_clear();
     // An adapter that broke down ends the run whatever else went wrong.
     let outcome = match (outcome, failed) {

@@ -102,9 +102,9 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         agent: args.agent,
         path: args.path,
     };
-    let mut judge = EngineJudge::new(engine, oracle, reference, theirs);
+    let mut judge = EngineJudge::new(&mut *engine, oracle, reference, theirs);
     let reduced = reduce(start, &mut judge, args.budget);
-    if let Some(why) = judge.engine_unavailable() {
+    if let Some(why) = engine.unavailable() {
         eprintln!(
             "error: {}: broke down while reducing: {}",
             handshake.name, why

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
+use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
@@ -93,7 +94,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     };
     let mut plans = args.gate.plan(&opened, &cases)?;
     let hints: Vec<Option<String>> = opened.iter().map(|o| o.check_hint.clone()).collect();
-    let mut engines: Vec<Box<dyn Engine>> = opened.into_iter().map(|o| o.engine).collect();
+    let mut engines: Vec<Box<dyn Lifecycle>> = opened.into_iter().map(|o| o.engine).collect();
     let forced = args.profile;
     let scoring = move |engine: &dyn Engine| match forced {
         Some(p) => Scoring::Forced(p),

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_runtime::adapter::{self, Adapter, Limits};
 use robotstxt_runtime::cache::{self, Places};
+use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_runtime::suite;
 use robotstxt_suite::embedded;
-use robotstxt_suite::engine::Engine;
 use robotstxt_test::limits::{self, SecondsError};
 use robotstxt_test::report::About;
 
@@ -17,7 +17,7 @@ use super::Error;
 /// A started engine, with what its adapter folder says of it (nothing for a bare `--adapter-cmd`
 /// command).
 pub struct Opened {
-    pub engine: Box<dyn Engine>,
+    pub engine: Box<dyn Lifecycle>,
     /// The adapter's expectation file.
     pub expectations: Option<PathBuf>,
     /// How the adapter calls its parser, from its manifest.
@@ -29,7 +29,7 @@ pub struct Opened {
 
 impl Opened {
     /// An engine with no adapter folder.
-    pub fn bare(engine: Box<dyn Engine>) -> Opened {
+    pub fn bare(engine: Box<dyn Lifecycle>) -> Opened {
         Opened {
             engine,
             expectations: None,
@@ -204,7 +204,7 @@ impl AdapterArgs {
     /// Starts every chosen engine (installing what is missing), all at once, and gives them back
     /// in command-line order. With
     /// `only_available`, `all` leaves out the adapters this machine cannot run.
-    pub fn open(&self, only_available: bool) -> Result<Vec<Box<dyn Engine>>, Error> {
+    pub fn open(&self, only_available: bool) -> Result<Vec<Box<dyn Lifecycle>>, Error> {
         let engines = self.open_with_dirs(only_available)?;
         Ok(engines.into_iter().map(|opened| opened.engine).collect())
     }

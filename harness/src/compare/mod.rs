@@ -11,9 +11,10 @@ pub mod render;
 
 use robotstxt_reference::open_points::{open_points, OpenPoint};
 use robotstxt_reference::{Decision, Profile, Robots, Verdict};
+use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_runtime::side_by_side::{side_by_side, Worker};
 use robotstxt_suite::cause::BodyMarks;
-use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply};
+use robotstxt_suite::engine::{Failure, Fault, Handshake, Query, Reply};
 use robotstxt_suite::visible::Outside;
 
 use robotstxt_fuzzer::case::clause_for;
@@ -116,7 +117,7 @@ impl Answer {
 
 impl Comparison {
     /// Asks every engine about `body` and judges each answer.
-    pub fn new(body: &[u8], queries: Vec<Query>, engines: &mut [Box<dyn Engine>]) -> Comparison {
+    pub fn new(body: &[u8], queries: Vec<Query>, engines: &mut [Box<dyn Lifecycle>]) -> Comparison {
         let replies = ask_all(body, &queries, engines);
         let reference: Vec<Vec<ReferenceDecision>> = queries
             .iter()
@@ -183,11 +184,11 @@ pub fn profile_slot(profile: Profile) -> usize {
 fn ask_all(
     body: &[u8],
     queries: &[Query],
-    engines: &mut [Box<dyn Engine>],
+    engines: &mut [Box<dyn Lifecycle>],
 ) -> Vec<Result<Reply, Failure>> {
     struct Ask(Option<Result<Reply, Failure>>);
     impl<'a> Worker<(&'a [u8], &'a [Query])> for Ask {
-        fn item(&mut self, engine: &mut dyn Engine, (body, queries): &(&'a [u8], &'a [Query])) {
+        fn item(&mut self, engine: &mut dyn Lifecycle, (body, queries): &(&'a [u8], &'a [Query])) {
             self.0 = Some(engine.check("compare", body, queries));
         }
     }

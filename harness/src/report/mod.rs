@@ -23,15 +23,13 @@ pub mod reported;
 pub mod versions;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use robotstxt_reference::Profile;
+use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_runtime::side_by_side;
 use robotstxt_suite::cases::Case;
-use robotstxt_suite::engine::{
-    ClaimedProfile, Engine, Failure, Handshake, Query, Reply, SharedRequest,
-};
+use robotstxt_suite::engine::{ClaimedProfile, Engine, Handshake};
 use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
 use robotstxt_suite::visible::{json_escaped, Outside};
@@ -115,56 +113,6 @@ impl AdapterRun {
     }
 }
 
-/// An engine that remembers every reply (and how long it took) on its way through the run loop,
-/// so that each can be scored again under other profiles without asking the adapter twice.
-struct Recorder {
-    inner: Box<dyn Engine>,
-    log: Arc<Mutex<Vec<Recorded>>>,
-}
-
-/// One reply and the time it took.
-type Recorded = (Result<Reply, Failure>, Duration);
-
-impl Engine for Recorder {
-    fn handshake(&self) -> &Handshake {
-        self.inner.handshake()
-    }
-
-    fn check(&mut self, id: &str, robots: &[u8], queries: &[Query]) -> Result<Reply, Failure> {
-        self.check_shared(id, robots, queries, &SharedRequest::new())
-    }
-
-    fn check_shared(
-        &mut self,
-        id: &str,
-        robots: &[u8],
-        queries: &[Query],
-        shared: &SharedRequest,
-    ) -> Result<Reply, Failure> {
-        let started = Instant::now();
-        let reply = self.inner.check_shared(id, robots, queries, shared);
-        let mut log = self.log.lock().expect("no panics while holding the log");
-        log.push((reply.clone(), started.elapsed()));
-        reply
-    }
-
-    fn unavailable(&self) -> Option<&Outside> {
-        self.inner.unavailable()
-    }
-
-    fn agent_form(&self) -> Option<robotstxt_suite::engine::AgentForm> {
-        self.inner.agent_form()
-    }
-
-    fn fresh_start(&mut self) {
-        self.inner.fresh_start();
-    }
-
-    fn set_patience(&mut self, times: u32) {
-        self.inner.set_patience(times);
-    }
-}
-
 /// What [`collect`] asks again before it scores (see [`crate::settle`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Asking<'a> {
@@ -183,37 +131,26 @@ pub struct Asking<'a> {
 /// once per case of each round (with `asking.update`, `1 + CONFIRMING_ROUNDS` rounds).
 pub fn collect(
     cases: &[Case],
-    engines: Vec<Box<dyn Engine>>,
+    engines: Vec<Box<dyn Lifecycle>>,
     asking: Asking<'_>,
     progress: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Vec<AdapterRun> {
-    let logs: Vec<_> = engines
-        .iter()
-        .map(|_| Arc::new(Mutex::new(Vec::new())))
-        .collect();
-    let mut recorders: Vec<Box<dyn Engine>> = engines
-        .into_iter()
-        .zip(&logs)
-        .map(|(inner, log)| {
-            Box::new(Recorder {
-                inner,
-                log: Arc::clone(log),
-            }) as Box<dyn Engine>
-        })
-        .collect();
+    let mut engines = engines;
     let claimed = |e: &dyn Engine| Scoring::Claimed(e.handshake().claimed_profile());
-    let mut results = side_by_side::run_engines(cases, &mut recorders, &claimed, progress);
-    let mut logs: Vec<Vec<Recorded>> = logs
-        .iter()
-        .map(|log| std::mem::take(&mut *log.lock().expect("the run is over")))
-        .collect();
+    // Every reply kept as it came (and how long it took), so that each can be scored again
+    // under other profiles without asking the adapter twice.
+    let (mut results, mut logs): (Vec<_>, Vec<_>) =
+        side_by_side::run_engines_recorded(cases, &mut engines, &claimed, progress)
+            .into_iter()
+            .map(|run| (run.results, run.replies))
+            .unzip();
     let rounds = match asking.update {
-        Some(_) => settle::confirming_rounds(cases, &mut recorders, &claimed, progress),
-        None => vec![Vec::new(); recorders.len()],
+        Some(_) => settle::confirming_rounds(cases, &mut engines, &claimed, progress),
+        None => vec![Vec::new(); engines.len()],
     };
     // Timeouts first, one engine after another (alone, so that the others do not slow them
     // again); the reply that came is scored under every profile below.
-    for ((engine, results), log) in recorders.iter_mut().zip(&mut results).zip(&mut logs) {
+    for ((engine, results), log) in engines.iter_mut().zip(&mut results).zip(&mut logs) {
         let scoring = claimed(engine.as_ref());
         let patient = settle::patient_timeouts(engine.as_mut(), cases, results, scoring);
         for (case, reply) in patient.replies {
@@ -225,7 +162,7 @@ pub fn collect(
     // Every non-pass is asked again before it is published: an answer that varies from one
     // process to the next is shown as unstable rather than as whichever answer came first.
     std::thread::scope(|scope| {
-        for (i, ((engine, results), rounds)) in recorders
+        for (i, ((engine, results), rounds)) in engines
             .iter_mut()
             .zip(&mut results)
             .zip(&rounds)
@@ -251,7 +188,7 @@ pub fn collect(
             });
         }
     });
-    recorders
+    engines
         .iter()
         .zip(results)
         .zip(logs)

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use robotstxt_reference::{Profile, Verdict};
+use robotstxt_runtime::lifecycle::{InProcess, Lifecycle};
 use robotstxt_suite::engine::{Engine, Failure, Handshake, Query, ReferenceEngine, Reply};
 use robotstxt_survey::census::census;
 use robotstxt_survey::warc::{read_warc, Item};
@@ -110,9 +111,11 @@ impl Engine for Recording {
     }
 }
 
+impl InProcess for Recording {}
+
 pub fn run_census(files: &[PathBuf], shard: Option<Shard>) -> (Survey, BTreeMap<String, Vec<u8>>) {
     let (recording, asked) = Recording::new(PLAIN);
-    let mut engines: Vec<Box<dyn Engine>> = vec![
+    let mut engines: Vec<Box<dyn Lifecycle>> = vec![
         Box::new(recording),
         Box::new(ReferenceEngine::new(Profile::Rfc9309)),
     ];

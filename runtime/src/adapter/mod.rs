@@ -10,7 +10,6 @@
 pub mod check;
 mod codec;
 mod departures;
-pub mod handing;
 pub mod holders;
 pub mod install;
 mod live;
@@ -21,7 +20,9 @@ mod transcript;
 
 use std::path::{Path, PathBuf};
 
-use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply};
+use robotstxt_suite::engine::{
+    AgentForm, Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply,
+};
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::visible::{self, Outside};
 
@@ -33,41 +34,33 @@ pub use process::{AdapterProcess, Limits};
 pub use transcript::{Direction, Transcript, TranscriptLine};
 
 use crate::cache::Places;
+use crate::lifecycle::Lifecycle;
 
 /// Starts an adapter, installing its setup steps first when they are missing. When it cannot
 /// run, the result is an engine that answers every batch as unavailable, with the reason, so that
-/// a run reports its checks as skipped rather than failing.
-pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Engine> {
-    Box::new(handing::Handing::new(
-        start(adapter, limits, log),
-        adapter.manifest.agent,
-    ))
-}
-
-/// [`open`] without saying which form of the agent the engine hands its parser.
-fn start(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Engine> {
+/// a run reports its checks as skipped rather than failing. Every engine says which form of the
+/// agent it hands its parser, as the manifest says.
+pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box<dyn Lifecycle> {
+    let form = adapter.manifest.agent;
+    let unavailable = |reason: String| -> Box<dyn Lifecycle> {
+        Box::new(Unavailable::new(handshake_of(&adapter.manifest), reason.into()).handing(form))
+    };
     if adapter.in_process {
         return match adapter.manifest.profile.parse() {
-            Ok(profile) => Box::new(ReferenceEngine::new(profile)),
-            Err(e) => Box::new(Unavailable::new(
-                handshake_of(&adapter.manifest),
-                format!("{}: {e}", adapter.dir.join("adapter.yaml").display()).into(),
+            Ok(profile) => Box::new(ReferenceEngine::new(profile).handing(form)),
+            Err(e) => unavailable(format!(
+                "{}: {e}",
+                adapter.dir.join("adapter.yaml").display()
             )),
         };
     }
-    let unavailable = |reason: String| -> Box<dyn Engine> {
-        Box::new(Unavailable::new(
-            handshake_of(&adapter.manifest),
-            reason.into(),
-        ))
-    };
     if let Err(reason) = prepare(adapter, log) {
         return unavailable(reason.to_string());
     }
     match AdapterProcess::start(adapter.argv(), limits) {
         Ok(process) => match disagreement(&adapter.manifest, process.handshake()) {
             Some(why) => unavailable(format!("{}: {why}", Fault::ProtocolError.as_str())),
-            None => Box::new(process),
+            None => Box::new(process.handing(form)),
         },
         Err(failure) => unavailable(format!(
             "{}: {}",
@@ -106,7 +99,7 @@ pub fn open_all(
     limits: Limits,
     log: &(dyn Fn(&str) + Sync),
     started: &(dyn Fn(&str) + Sync),
-) -> Vec<Box<dyn Engine>> {
+) -> Vec<Box<dyn Lifecycle>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = adapters
             .iter()
@@ -127,7 +120,7 @@ pub fn open_all(
 
 /// Stops every engine side by side: each waits for its process to exit, so one after another
 /// a dozen would add up their waits.
-pub fn stop_all(engines: Vec<Box<dyn Engine>>) {
+pub fn stop_all(engines: Vec<Box<dyn Lifecycle>>) {
     std::thread::scope(|scope| {
         for engine in engines {
             scope.spawn(move || drop(engine));
@@ -177,7 +170,7 @@ pub fn disagreement(manifest: &Manifest, hello: &Handshake) -> Option<String> {
 }
 
 /// Starts an adapter that is only a command (`--adapter-cmd "python3 my_adapter.py"`).
-pub fn open_command(argv: Vec<String>, limits: Limits) -> Box<dyn Engine> {
+pub fn open_command(argv: Vec<String>, limits: Limits) -> Box<dyn Lifecycle> {
     // The command stands in for the name the adapter did not give: a name is shown everywhere
     // as it is, so the command's control characters are made visible here.
     let shown = visible::shown(&argv.join(" ")).into_owned();
@@ -256,11 +249,24 @@ pub struct Unavailable {
     handshake: Handshake,
     /// Why, quoting what the adapter or its install said.
     pub reason: Outside,
+    agent_form: Option<AgentForm>,
 }
 
 impl Unavailable {
     pub fn new(handshake: Handshake, reason: Outside) -> Unavailable {
-        Unavailable { handshake, reason }
+        Unavailable {
+            handshake,
+            reason,
+            agent_form: None,
+        }
+    }
+
+    /// The same engine, saying which form of the agent its adapter would hand its parser.
+    pub fn handing(self, form: AgentForm) -> Unavailable {
+        Unavailable {
+            agent_form: Some(form),
+            ..self
+        }
     }
 }
 
@@ -276,7 +282,17 @@ impl Engine for Unavailable {
         })
     }
 
+    fn agent_form(&self) -> Option<AgentForm> {
+        self.agent_form
+    }
+}
+
+impl Lifecycle for Unavailable {
     fn unavailable(&self) -> Option<&Outside> {
         Some(&self.reason)
     }
+
+    fn fresh_start(&mut self) {}
+
+    fn set_patience(&mut self, _times: u32) {}
 }

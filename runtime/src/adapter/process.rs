@@ -8,12 +8,15 @@
 
 use std::time::Duration;
 
-use robotstxt_suite::engine::{Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest};
+use robotstxt_suite::engine::{
+    AgentForm, Engine, Failure, Fault, Handshake, Query, Reply, SharedRequest,
+};
 use robotstxt_suite::visible::Outside;
 
 use super::codec;
 use super::live::Live;
 use super::transcript::Transcript;
+use crate::lifecycle::Lifecycle;
 
 /// Limits for one adapter process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,14 +49,23 @@ pub struct AdapterProcess {
     /// Why it was given up on, quoting the adapter.
     broken: Option<Outside>,
     transcript: Option<Transcript>,
-    /// How many times [`Limits::timeout`] a check may take (see [`Engine::set_patience`]).
+    /// How many times [`Limits::timeout`] a check may take (see [`Lifecycle::set_patience`]).
     patience: u32,
+    /// The form of the agent the adapter hands its parser, as its manifest says.
+    agent_form: Option<AgentForm>,
 }
 
 impl AdapterProcess {
     /// Starts `argv` and performs the handshake. An error here means the adapter is unavailable.
     pub fn start(argv: Vec<String>, limits: Limits) -> Result<AdapterProcess, Failure> {
         AdapterProcess::start_recorded(argv, limits, None)
+    }
+
+    /// The same process, saying it hands its parser the agent in `form` (its manifest says which;
+    /// the adapter process does not).
+    pub fn handing(mut self, form: AgentForm) -> AdapterProcess {
+        self.agent_form = Some(form);
+        self
     }
 
     /// As [`AdapterProcess::start`], recording every line both ways into `transcript`.
@@ -72,6 +84,7 @@ impl AdapterProcess {
             broken: None,
             transcript,
             patience: 1,
+            agent_form: None,
         })
     }
 
@@ -116,7 +129,7 @@ impl AdapterProcess {
                     live.kill();
                 }
                 // A check asked again with more time is judged by its own answer (see
-                // `Engine::set_patience`): its fault does not give the adapter up.
+                // `Lifecycle::set_patience`): its fault does not give the adapter up.
                 if self.patience > 1 {
                     return Err(failure);
                 }
@@ -172,6 +185,12 @@ impl Engine for AdapterProcess {
         self.check_encoded(id, request, queries.len())
     }
 
+    fn agent_form(&self) -> Option<AgentForm> {
+        self.agent_form
+    }
+}
+
+impl Lifecycle for AdapterProcess {
     fn unavailable(&self) -> Option<&Outside> {
         self.broken.as_ref()
     }
