@@ -123,7 +123,7 @@ fn main() -> anyhow::Result<()> {
 
 fn write_throughput(
     report: &mut String,
-    figures: &[throughput::Figure],
+    figures: &[throughput::ThroughputFigure],
     files: usize,
     bytes: usize,
 ) {

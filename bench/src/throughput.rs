@@ -16,7 +16,7 @@ const AGENT: &str = "Googlebot";
 const PATH: &str = "/search/about";
 
 /// One parser's figure.
-pub struct Figure {
+pub struct ThroughputFigure {
     pub parser: String,
     pub seconds: f64,
     pub megabytes_per_second: f64,
@@ -26,7 +26,7 @@ pub struct Figure {
 }
 
 /// Runs every parser over `files`, `rounds` times each, keeping the fastest round.
-pub fn run(files: &[Vec<u8>], rounds: usize) -> Vec<Figure> {
+pub fn run(files: &[Vec<u8>], rounds: usize) -> Vec<ThroughputFigure> {
     let bytes: usize = files.iter().map(Vec::len).sum();
     let mut figures = Vec::new();
     for &profile in Profile::ALL {
@@ -94,9 +94,9 @@ fn figure(
     bytes: usize,
     failures: usize,
     kind: &'static str,
-) -> Figure {
+) -> ThroughputFigure {
     let seconds = time.as_secs_f64();
-    Figure {
+    ThroughputFigure {
         parser,
         seconds,
         megabytes_per_second: bytes as f64 / 1e6 / seconds,

@@ -30,17 +30,17 @@ static SEEN: Mutex<Option<HashSet<Signature>>> = Mutex::new(None);
 
 /// What one input turned up.
 #[derive(Debug, Clone, Default)]
-pub struct Outcome {
+pub struct InputOutcome {
     /// Scored disagreements with a new signature, reduced, as case files.
     pub findings: Vec<String>,
     /// Bodies a parser refused (an error or a caught panic), with its message.
     pub refused: Vec<(String, String)>,
 }
 
-pub fn differential_rust(data: &[u8]) -> Outcome {
+pub fn differential_rust(data: &[u8]) -> InputOutcome {
     // Fewer queries than out of process: here every parse is paid per input, not per message.
     let s = sample_with(data, MAX_QUERIES);
-    let mut outcome = Outcome::default();
+    let mut outcome = InputOutcome::default();
     if s.queries.is_empty() {
         return outcome;
     }

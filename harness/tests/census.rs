@@ -29,7 +29,7 @@ fn every_record_of_the_hard_warc_becomes_what_it_should() {
                     .or_insert_with(Vec::new)
                     .push(r);
             }
-            Item::Fault(f) => faults.push(f),
+            Item::Skipped(f) => faults.push(f),
         }
     }
     let kinds: Vec<(&str, i32)> = kinds.iter().map(|(k, n)| (k.as_str(), *n)).collect();

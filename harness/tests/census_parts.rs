@@ -86,7 +86,7 @@ fn plain_files_and_damaged_files_read_on() {
         seen.push(match item {
             Item::Response(r) => format!("{} {}", r.host, r.status),
             Item::Other { kind, .. } => kind,
-            Item::Fault(f) => format!("{} {}", f.kind.name(), f.target.unwrap_or_default()),
+            Item::Skipped(f) => format!("{} {}", f.kind.name(), f.target.unwrap_or_default()),
         });
     }
     assert_eq!(
@@ -138,7 +138,7 @@ fn plain_files_and_damaged_files_read_on() {
                     format!("{} {} {:?}", r.host, r.status, r.body.map(|b| b.sha256))
                 }
                 Item::Other { kind, .. } => kind,
-                Item::Fault(f) => f.kind.name().to_owned(),
+                Item::Skipped(f) => f.kind.name().to_owned(),
             })
             .collect()
     };

@@ -67,12 +67,12 @@ pub enum MaterialiseError {
         source: std::io::Error,
     },
     #[error(transparent)]
-    Manifest(#[from] ManifestError),
+    Manifest(#[from] WorkspaceManifestError),
 }
 
 /// The embedded workspace manifest could not be made into the materialised suite's.
 #[derive(Debug, thiserror::Error)]
-pub enum ManifestError {
+pub enum WorkspaceManifestError {
     #[error("the embedded suite has no workspace manifest")]
     Missing,
     #[error("embedded workspace manifest: {0}")]
@@ -85,7 +85,7 @@ pub enum ManifestError {
 
 /// Every file of a materialised suite, with its path under the suite folder: the corpus, the
 /// adapter folders, and the workspace's `Cargo.toml` and `Cargo.lock`. The marker is not one.
-fn suite_files() -> Result<Vec<SuiteFile>, ManifestError> {
+fn suite_files() -> Result<Vec<SuiteFile>, WorkspaceManifestError> {
     let mut files: Vec<SuiteFile> = case_files()
         .into_iter()
         .chain(files_under("adapters"))
@@ -234,16 +234,16 @@ fn io_at(path: &Path) -> impl FnOnce(std::io::Error) -> MaterialiseError {
 /// left out, since its folder is not carried, and so is every package that depends on one (the
 /// reference's adapter, served in-process instead); one inside `adapters/` (the protocol crate)
 /// is carried, and kept.
-fn workspace_manifest() -> Result<String, ManifestError> {
+fn workspace_manifest() -> Result<String, WorkspaceManifestError> {
     let source = EMBEDDED
         .get_file("workspace.toml")
         .and_then(|f| f.contents_utf8())
-        .ok_or(ManifestError::Missing)?;
+        .ok_or(WorkspaceManifestError::Missing)?;
     let mut manifest: toml::Table = source.parse()?;
     let workspace = manifest
         .get_mut("workspace")
         .and_then(toml::Value::as_table_mut)
-        .ok_or(ManifestError::NoWorkspace)?;
+        .ok_or(WorkspaceManifestError::NoWorkspace)?;
     let mut path_dependencies: Vec<String> = Vec::new();
     if let Some(deps) = workspace
         .get_mut("dependencies")

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::warc::{Fault, Item, Place};
+use crate::warc::{Item, Place, Skipped};
 use crate::weights::{sum, Overflow};
 
 /// Skipped records named per kind; the rest are counted.
@@ -46,7 +46,7 @@ pub struct Unreadable {
 pub struct FaultExample {
     pub warc: String,
     #[serde(flatten)]
-    pub fault: Fault,
+    pub fault: Skipped,
 }
 
 impl FaultExample {
@@ -117,7 +117,7 @@ impl Census {
                 self.fetches.count(r.status);
             }
             Item::Other { kind, .. } => bump(&mut self.records, kind),
-            Item::Fault(fault) => {
+            Item::Skipped(fault) => {
                 bump(&mut self.faults, fault.kind.name());
                 self.fault_examples.push(FaultExample {
                     warc: warc.to_owned(),

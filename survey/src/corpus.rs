@@ -32,7 +32,7 @@ pub struct Oversized {
 
 /// What reading a corpus found: the files visited, and those skipped for their size.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Reading {
+pub struct CorpusRead {
     pub files: usize,
     pub oversized: Vec<Oversized>,
 }
@@ -81,7 +81,7 @@ impl Layout {
 pub fn read_corpus(
     path: &Path,
     visit: &mut dyn FnMut(CorpusFile) -> bool,
-) -> Result<Reading, CorpusError> {
+) -> Result<CorpusRead, CorpusError> {
     let mut count = 0;
     let mut oversized = Vec::new();
     let mut counted = |item: Item| match item {
@@ -107,7 +107,7 @@ pub fn read_corpus(
         )
         .map_err(unreadable(path))?,
     }
-    Ok(Reading {
+    Ok(CorpusRead {
         files: count,
         oversized,
     })

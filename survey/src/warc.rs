@@ -3,7 +3,7 @@
 //! many records reads too).
 //!
 //! Every record becomes one [`Item`]: a `response` with its HTTP status and decoded body
-//! ([`super::http`]), another record counted by its type, or a [`Fault`] that names the record
+//! ([`super::http`]), another record counted by its type, or a [`Skipped`] that names the record
 //! and why it was skipped. A fault never ends the reading: the reader finds the next record (the
 //! next gzip member that starts a WARC record, or the next `WARC/1.` line of a plain file) and
 //! goes on. Only a file that cannot be opened or read at all is an error.
@@ -64,7 +64,7 @@ pub enum Item {
         place: Place,
         kind: String,
     },
-    Fault(Fault),
+    Skipped(Skipped),
 }
 
 /// A response, read and decoded.
@@ -80,12 +80,12 @@ pub struct Response {
     pub status: u16,
     /// For a 2xx response: the decoded body, its SHA-256 and whether it was cut. Other responses
     /// keep no body: RFC 9309 does not parse them.
-    pub body: Option<Body>,
+    pub body: Option<ServedBody>,
 }
 
 /// A 2xx response's body.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Body {
+pub struct ServedBody {
     pub bytes: Vec<u8>,
     pub cut: bool,
     pub sha256: [u8; 32],
@@ -93,7 +93,7 @@ pub struct Body {
 
 /// A record skipped, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fault {
+pub struct Skipped {
     pub kind: FaultKind,
     pub place: Place,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -209,7 +209,7 @@ fn read_members(
             };
             match read_record(&mut member, place) {
                 Ok((item, end)) => {
-                    reported |= matches!(item, Item::Fault(_));
+                    reported |= matches!(item, Item::Skipped(_));
                     if !visit(item) {
                         return Ok(());
                     }
@@ -220,7 +220,7 @@ fn read_members(
                 }
                 Err(e) => {
                     // Named by what of its header could be read.
-                    let item = Item::Fault(Fault {
+                    let item = Item::Skipped(Skipped {
                         kind: FaultKind::TruncatedMember,
                         place,
                         record_id: e.record_id,
@@ -355,7 +355,7 @@ fn read_plain(input: &mut BufReader<File>, visit: &mut dyn FnMut(Item) -> bool) 
 }
 
 fn fault(kind: FaultKind, place: Place, detail: impl Into<String>) -> Item {
-    Item::Fault(Fault {
+    Item::Skipped(Skipped {
         kind,
         place,
         record_id: None,
@@ -373,7 +373,7 @@ struct ReadError {
 }
 
 /// Reads one record at the start of `input`. Everything wrong with the record itself is an
-/// [`Item::Fault`].
+/// [`Item::Skipped`].
 fn read_record(input: &mut dyn BufRead, place: Place) -> Result<(Item, End), ReadError> {
     let header = match read_header(input) {
         Ok(header) => header,
@@ -389,7 +389,7 @@ fn read_record(input: &mut dyn BufRead, place: Place) -> Result<(Item, End), Rea
         }
     };
     let named = |kind, detail: String| {
-        Item::Fault(Fault {
+        Item::Skipped(Skipped {
             kind,
             place,
             record_id: header.record_id.clone(),
@@ -495,7 +495,7 @@ fn response(
             other => (FaultKind::BadEncoding, other.to_string()),
         })?;
         let sha256 = Sha256::digest(&body.bytes).into();
-        Some(Body {
+        Some(ServedBody {
             bytes: body.bytes,
             cut: body.cut,
             sha256,

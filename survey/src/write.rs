@@ -44,10 +44,10 @@ pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
 /// A `survey.json` that could not be read back: the file, line and column, and why.
 #[derive(Debug, thiserror::Error)]
 #[error("{0} (not a survey.json that can be merged)")]
-pub struct ReadError(#[from] LocatedError);
+pub struct SurveyReadError(#[from] LocatedError);
 
 /// Reads a `survey.json` through the one reader, under [`SURVEY_JSON`].
-pub fn read(path: &Path) -> Result<Survey, ReadError> {
+pub fn read(path: &Path) -> Result<Survey, SurveyReadError> {
     Ok(Input::read(path, Format::Json, SURVEY_JSON)?.parse()?)
 }
 

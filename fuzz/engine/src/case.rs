@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use base64::Engine as _;
 use robotstxt_reference::{Profile, Robots, Verdict};
-use robotstxt_suite::cause::{self, BodyMarks, Cause, Clause};
+use robotstxt_suite::cause::{self, BodyMarks, Cause, ProfileClause};
 
 use super::candidate::Candidate;
 
@@ -37,7 +37,7 @@ pub fn cause_of(profile: Profile, c: &Candidate) -> Cause {
 }
 
 /// The clause a disagreement is about: the one its cause comes from.
-pub fn clause_for(profile: Profile, c: &Candidate) -> Clause {
+pub fn clause_for(profile: Profile, c: &Candidate) -> ProfileClause {
     cause_of(profile, c)
         .clause(profile)
         .expect("a cause read from a decision is never an adapter's fault: it has a clause")

@@ -37,7 +37,7 @@ impl<T, const MAX: usize> std::ops::Deref for List<T, MAX> {
 /// A robots.txt body, before rendering.
 #[derive(Debug, Clone, Arbitrary)]
 pub struct Document {
-    pub items: List<Item, 10>,
+    pub items: List<DocItem, 10>,
     pub endings: Endings,
     pub last: LastLine,
     pub bom: Bom,
@@ -84,16 +84,16 @@ impl Ending {
 
 /// What stands between records and around them.
 #[derive(Debug, Clone, Arbitrary)]
-pub enum Item {
-    Record(Record),
+pub enum DocItem {
+    DocRecord(DocRecord),
     Blank(Blank),
     Comment(Comment, Indent),
-    Line(Line),
+    FieldLine(FieldLine),
 }
 
 /// User-agent lines, then the record's other lines, then what separates it from the next item.
 #[derive(Debug, Clone, Arbitrary)]
-pub struct Record {
+pub struct DocRecord {
     pub agent: AgentLine,
     pub more_agents: List<AgentLine, 2>,
     pub lines: List<RecordLine, 5>,
@@ -109,7 +109,7 @@ pub struct AgentLine {
 /// A line inside a record, after its User-agent lines.
 #[derive(Debug, Clone, Arbitrary)]
 pub enum RecordLine {
-    Rule(Line),
+    Rule(FieldLine),
     Comment(Comment, Indent),
     Agent(AgentLine),
     Blank(Blank),
@@ -134,7 +134,7 @@ pub enum Blank {
 
 /// A field line: its field, value and spelling.
 #[derive(Debug, Clone, Arbitrary)]
-pub struct Line {
+pub struct FieldLine {
     pub field: Field,
     pub value: PathValue,
     pub style: Style,
@@ -187,7 +187,7 @@ pub enum Style {
 /// How an odd field line is written around its name, colon and value.
 #[derive(Debug, Clone, Arbitrary)]
 pub struct Odd {
-    pub case: Case,
+    pub case: LetterCase,
     pub after_colon: Space,
     pub before_colon: Space,
     pub leading: Space,
@@ -197,7 +197,7 @@ pub struct Odd {
 }
 
 #[derive(Debug, Clone, Copy, Arbitrary)]
-pub enum Case {
+pub enum LetterCase {
     Canonical,
     Lower,
     Upper,

@@ -7,10 +7,10 @@ pub fn render(doc: &Document) -> Vec<u8> {
     let mut lines: Vec<Vec<u8>> = Vec::new();
     for item in doc.items.iter() {
         match item {
-            Item::Record(record) => record_lines(record, &mut lines),
-            Item::Blank(blank) => lines.push(blank_line(*blank)),
-            Item::Comment(comment, indent) => lines.push(comment_line(comment, *indent)),
-            Item::Line(line) => lines.push(field_line(line)),
+            DocItem::DocRecord(record) => record_lines(record, &mut lines),
+            DocItem::Blank(blank) => lines.push(blank_line(*blank)),
+            DocItem::Comment(comment, indent) => lines.push(comment_line(comment, *indent)),
+            DocItem::FieldLine(line) => lines.push(field_line(line)),
         }
     }
     let mut body = Vec::new();
@@ -37,7 +37,7 @@ fn ending(endings: &Endings, index: usize) -> &'static [u8] {
     }
 }
 
-fn record_lines(record: &Record, lines: &mut Vec<Vec<u8>>) {
+fn record_lines(record: &DocRecord, lines: &mut Vec<Vec<u8>>) {
     for agent in std::iter::once(&record.agent).chain(record.more_agents.iter()) {
         lines.push(agent_line(agent));
     }
@@ -94,7 +94,7 @@ fn agent_line(agent: &AgentLine) -> Vec<u8> {
     styled("User-agent", &agent_value(&agent.value), &agent.style)
 }
 
-fn field_line(line: &Line) -> Vec<u8> {
+fn field_line(line: &FieldLine) -> Vec<u8> {
     let name: Vec<u8> = match &line.field {
         Field::Disallow => b"Disallow".to_vec(),
         Field::Allow => b"Allow".to_vec(),
@@ -127,11 +127,11 @@ fn styled_bytes(name: &[u8], value: &[u8], style: &Style) -> Vec<u8> {
     };
     let mut text = space(style.leading, false).to_vec();
     text.extend(name.iter().enumerate().map(|(i, &b)| match style.case {
-        Case::Canonical => b,
-        Case::Lower => b.to_ascii_lowercase(),
-        Case::Upper => b.to_ascii_uppercase(),
-        Case::Alternating if i % 2 == 0 => b.to_ascii_uppercase(),
-        Case::Alternating => b.to_ascii_lowercase(),
+        LetterCase::Canonical => b,
+        LetterCase::Lower => b.to_ascii_lowercase(),
+        LetterCase::Upper => b.to_ascii_uppercase(),
+        LetterCase::Alternating if i % 2 == 0 => b.to_ascii_uppercase(),
+        LetterCase::Alternating => b.to_ascii_lowercase(),
     }));
     text.extend_from_slice(space(style.before_colon, false));
     match style.colon {
@@ -152,7 +152,7 @@ fn styled_bytes(name: &[u8], value: &[u8], style: &Style) -> Vec<u8> {
 }
 
 const PLAIN: Odd = Odd {
-    case: Case::Canonical,
+    case: LetterCase::Canonical,
     after_colon: Space::Canonical,
     before_colon: Space::Canonical,
     leading: Space::Canonical,

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use robotstxt_runtime::adapter::check::{check, Finding, Status};
+use robotstxt_runtime::adapter::check::{check, CheckFinding, CheckStatus};
 use robotstxt_runtime::adapter::{self, Limits};
 
 use super::error::print;
@@ -76,11 +76,11 @@ pub fn execute(
         print(&show(finding))?;
     }
     let count = |status| findings.iter().filter(|f| f.status == status).count();
-    let failed = count(Status::Failed);
+    let failed = count(CheckStatus::Failed);
     print(&format!(
         "{} passed, {failed} failed, {} not applicable\n",
-        count(Status::Passed),
-        count(Status::NotApplicable)
+        count(CheckStatus::Passed),
+        count(CheckStatus::NotApplicable)
     ))?;
     Ok(if failed == 0 {
         Exit::Ok
@@ -89,11 +89,11 @@ pub fn execute(
     })
 }
 
-fn show(finding: &Finding) -> String {
+fn show(finding: &CheckFinding) -> String {
     match finding.status {
-        Status::Passed => format!("  ok    {}: {}\n", finding.what, finding.message),
-        Status::NotApplicable => format!("  n/a   {}: {}\n", finding.what, finding.message),
-        Status::Failed => {
+        CheckStatus::Passed => format!("  ok    {}: {}\n", finding.what, finding.message),
+        CheckStatus::NotApplicable => format!("  n/a   {}: {}\n", finding.what, finding.message),
+        CheckStatus::Failed => {
             let message = finding.message.to_string().replace('\n', "\n          ");
             format!(
                 "  FAIL  {}\n        {message}\n        breaks adapters/PROTOCOL.md, section \"{}\"\n",

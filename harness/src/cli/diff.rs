@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use robotstxt_suite::expectations::ExpectationFile;
-use robotstxt_test::diff::render::{self, Comparison};
-use robotstxt_test::diff::{expected_by, load, LoadError, ResultsFile};
+use robotstxt_test::diff::render::{self, Differences};
+use robotstxt_test::diff::{expected_by, load, ResultsFile, ResultsLoadError};
 
 use super::error::print;
 use super::{Error, Exit};
@@ -82,7 +82,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             }
         }
     }
-    let comparison = Comparison::of(&old, &new, pair);
+    let comparison = Differences::of(&old, &new, pair);
     show(&args, &comparison)
 }
 
@@ -119,10 +119,10 @@ fn against_expectations(args: &Args) -> Result<Exit, Error> {
         adapters: vec![actual.clone()],
         ..new
     };
-    show(args, &Comparison::of(&old, &new, None))
+    show(args, &Differences::of(&old, &new, None))
 }
 
-fn show(args: &Args, comparison: &Comparison) -> Result<Exit, Error> {
+fn show(args: &Args, comparison: &Differences) -> Result<Exit, Error> {
     print(&match args.format {
         Format::Text => render::text(comparison),
         Format::Markdown => render::markdown(comparison),
@@ -135,6 +135,6 @@ fn show(args: &Args, comparison: &Comparison) -> Result<Exit, Error> {
     })
 }
 
-fn input(error: LoadError) -> Error {
+fn input(error: ResultsLoadError) -> Error {
     Error::Usage(error.to_string())
 }

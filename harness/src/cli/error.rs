@@ -25,7 +25,7 @@ use robotstxt_survey::census::CensusError;
 use robotstxt_survey::corpus::CorpusError;
 use robotstxt_survey::hosts::PlanError;
 use robotstxt_survey::merge::MergeFailure;
-use robotstxt_survey::write::ReadError;
+use robotstxt_survey::write::SurveyReadError;
 use robotstxt_test::limits::SecondsError;
 use robotstxt_test::report::history::HistoryError;
 
@@ -69,7 +69,7 @@ pub enum Error {
     #[error(transparent)]
     Corpus(#[from] CorpusError),
     #[error(transparent)]
-    SurveyRead(#[from] ReadError),
+    SurveyRead(#[from] SurveyReadError),
     #[error(transparent)]
     Merge(#[from] MergeFailure<Outside>),
     /// A census that could not go on: a WARC file or plan that cannot be read (its captures

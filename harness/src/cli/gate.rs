@@ -35,7 +35,7 @@ pub struct GateArgs {
 
 /// What happens to one engine's run.
 #[derive(Debug, Clone, Default)]
-pub struct Plan {
+pub struct GatePlan {
     /// The file the run is judged against, loaded and checked before the run.
     pub judge: Option<ExpectationFile>,
     /// The file to rewrite after the run.
@@ -51,9 +51,9 @@ impl GateArgs {
 
     /// Loads and checks every file before anything runs, so a bad file costs no adapter time.
     /// `engines` pairs each engine with its adapter folder.
-    pub fn plan(&self, engines: &[Opened], cases: &[Case]) -> Result<Vec<Plan>, Error> {
+    pub fn plan(&self, engines: &[Opened], cases: &[Case]) -> Result<Vec<GatePlan>, Error> {
         if !self.active() {
-            return Ok(vec![Plan::default(); engines.len()]);
+            return Ok(vec![GatePlan::default(); engines.len()]);
         }
         if !self.expectations_from_adapters && engines.len() != 1 {
             return Err(Error::usage(format!(
@@ -111,7 +111,7 @@ impl GateArgs {
                 (None, Some(file)) => Some(load_checked(&file, name, cases, own_file.is_some())?),
                 (None, None) => None,
             };
-            plans.push(Plan {
+            plans.push(GatePlan {
                 judge,
                 update: target,
             });

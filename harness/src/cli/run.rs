@@ -26,7 +26,7 @@ use super::select::{AdapterArgs, Opened};
 use super::{parse_profile, Error, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum RunFormat {
     /// The counts, then the checks not passed grouped by cause, one of each shown in full.
     Human,
     /// Every check not passed in full, then a summary line per engine (as `--verbose`).
@@ -61,8 +61,8 @@ pub struct Args {
     /// `cases/` inside a checkout of this repository, else the corpus this binary carries.
     #[arg(long = "cases", value_name = "PATH")]
     cases: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = RunFormat::Human)]
+    format: RunFormat,
     /// Show every check not passed in full, in corpus order (`--format long`), instead of
     /// grouped by cause.
     #[arg(long, short)]
@@ -127,7 +127,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         if let Some(why) = engine.unavailable() {
             let never_answered = results.iter().all(|r| r.outcome == Outcome::Skipped);
             // On a terminal the run's text says it; other formats say it here, in one line.
-            if !matches!(args.format, Format::Human | Format::Long) {
+            if !matches!(args.format, RunFormat::Human | RunFormat::Long) {
                 let what = if never_answered {
                     "unavailable"
                 } else {
@@ -208,12 +208,12 @@ fn render(
 ) -> Result<String, Error> {
     let strict = args.gate.strict;
     Ok(match args.format {
-        Format::Human | Format::Long => {
+        RunFormat::Human | RunFormat::Long => {
             // Colours on a terminal, unless `NO_COLOR` (or `CLICOLOR=0`, `TERM=dumb`) says
             // otherwise, or `CLICOLOR_FORCE` asks for them anyway.
             let color =
                 anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
-            let long = args.verbose || args.format == Format::Long;
+            let long = args.verbose || args.format == RunFormat::Long;
             runs.iter()
                 .map(|run| match run.gate {
                     _ if run.never_answered() => run.unavailable_text(&next_step(run.handshake)),
@@ -231,7 +231,7 @@ fn render(
                 })
                 .collect()
         }
-        Format::Json => {
+        RunFormat::Json => {
             let documents: Vec<RunDocument> = runs
                 .iter()
                 .map(|run| {
@@ -250,9 +250,9 @@ fn render(
             // The exact texts, with bidi controls written as JSON escapes.
             json_escaped(json.map_err(|e| Error::Stdout(e.into()))?) + "\n"
         }
-        Format::Junit => junit::document(runs, cases, strict),
-        Format::Markdown => summary::markdown(runs, cases, strict),
-        Format::Github => robotstxt_test::output::github::annotations(runs, cases, strict),
+        RunFormat::Junit => junit::document(runs, cases, strict),
+        RunFormat::Markdown => summary::markdown(runs, cases, strict),
+        RunFormat::Github => robotstxt_test::output::github::annotations(runs, cases, strict),
     })
 }
 

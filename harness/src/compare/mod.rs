@@ -49,19 +49,19 @@ pub struct Column {
     /// Why the engine could not answer at all, if so, in the adapter's words.
     pub unavailable: Option<Outside>,
     /// One per query.
-    pub cells: Vec<Cell>,
+    pub cells: Vec<AnswerCell>,
 }
 
 /// One engine's answer to one query, and how it compares.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Cell {
-    pub answer: Answer,
+pub struct AnswerCell {
+    pub answer: EngineAnswer,
     pub mark: Mark,
 }
 
 /// What an engine answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
+pub enum EngineAnswer {
     Verdict(Verdict),
     /// The parser refused the body, with its message.
     Error(Outside),
@@ -89,28 +89,28 @@ pub enum Mark {
 
 /// Counts of the marks, over every cell.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Tally {
+pub struct MarkTally {
     pub agree: usize,
     pub open: usize,
     pub differ: usize,
     pub broken: usize,
 }
 
-impl Answer {
+impl EngineAnswer {
     /// `allowed`, `disallowed`, `error`, `crash`, `timeout`, `protocol-error` or `unavailable`.
     pub fn as_str(&self) -> &'static str {
         match self {
-            Answer::Verdict(v) => v.as_str(),
-            Answer::Error(_) => "error",
-            Answer::Fault(fault, _) => fault.as_str(),
+            EngineAnswer::Verdict(v) => v.as_str(),
+            EngineAnswer::Error(_) => "error",
+            EngineAnswer::Fault(fault, _) => fault.as_str(),
         }
     }
 
     /// The parser's message or what went wrong, if any.
     pub fn detail(&self) -> Option<&Outside> {
         match self {
-            Answer::Verdict(_) => None,
-            Answer::Error(detail) | Answer::Fault(_, detail) => Some(detail),
+            EngineAnswer::Verdict(_) => None,
+            EngineAnswer::Error(detail) | EngineAnswer::Fault(_, detail) => Some(detail),
         }
     }
 }
@@ -158,8 +158,8 @@ impl Comparison {
         }
     }
 
-    pub fn tally(&self) -> Tally {
-        let mut tally = Tally::default();
+    pub fn tally(&self) -> MarkTally {
+        let mut tally = MarkTally::default();
         for cell in self.columns.iter().flat_map(|c| &c.cells) {
             match cell.mark {
                 Mark::Agrees => tally.agree += 1,
@@ -200,25 +200,27 @@ fn ask_all(
 }
 
 /// Query `index`'s part of an engine's reply.
-fn answer(reply: &Result<Reply, Failure>, index: usize) -> Answer {
+fn answer(reply: &Result<Reply, Failure>, index: usize) -> EngineAnswer {
     match reply {
         Ok(Reply::Verdicts(verdicts)) => match verdicts.get(index) {
-            Some(&verdict) => Answer::Verdict(verdict),
-            None => Answer::Fault(
+            Some(&verdict) => EngineAnswer::Verdict(verdict),
+            None => EngineAnswer::Fault(
                 Fault::ProtocolError,
                 format!("{} results for more queries", verdicts.len()).into(),
             ),
         },
-        Ok(Reply::Rejected(message)) => Answer::Error(message.clone()),
+        Ok(Reply::Rejected(message)) => EngineAnswer::Error(message.clone()),
         Ok(Reply::Refused(answers)) => match answers.get(index) {
-            Some(Ok(verdict)) => Answer::Verdict(*verdict),
-            Some(Err(why)) => Answer::Error(format!("the query is refused: {}", why.raw()).into()),
-            None => Answer::Fault(
+            Some(Ok(verdict)) => EngineAnswer::Verdict(*verdict),
+            Some(Err(why)) => {
+                EngineAnswer::Error(format!("the query is refused: {}", why.raw()).into())
+            }
+            None => EngineAnswer::Fault(
                 Fault::ProtocolError,
                 format!("{} results for more queries", answers.len()).into(),
             ),
         },
-        Err(failure) => Answer::Fault(failure.fault, failure.detail.clone()),
+        Err(failure) => EngineAnswer::Fault(failure.fault, failure.detail.clone()),
     }
 }
 
@@ -228,14 +230,14 @@ fn judge(
     query: &Query,
     oracle: Oracle,
     reference: &ReferenceDecision,
-    answer: Answer,
-) -> Cell {
+    answer: EngineAnswer,
+) -> AnswerCell {
     let expected = reference.decision.verdict;
     let theirs = match &answer {
-        Answer::Verdict(v) => *v,
-        Answer::Error(_) => opposite(expected),
-        Answer::Fault(..) => {
-            return Cell {
+        EngineAnswer::Verdict(v) => *v,
+        EngineAnswer::Error(_) => opposite(expected),
+        EngineAnswer::Fault(..) => {
+            return AnswerCell {
                 answer,
                 mark: Mark::Broken,
             }
@@ -245,7 +247,7 @@ fn judge(
         Judgement::Agree if reference.open.is_empty() => Mark::Agrees,
         Judgement::Agree => Mark::Open {
             points: reference.open.clone(),
-            differs: matches!(answer, Answer::Error(_)),
+            differs: matches!(answer, EngineAnswer::Error(_)),
         },
         Judgement::Open(points) => Mark::Open {
             points,
@@ -255,7 +257,7 @@ fn judge(
             clause: clause(body, query, oracle.profile, &reference.decision),
         },
     };
-    Cell { answer, mark }
+    AnswerCell { answer, mark }
 }
 
 fn opposite(verdict: Verdict) -> Verdict {

@@ -14,7 +14,7 @@ use robotstxt_suite::engine::Query;
 use robotstxt_suite::visible::Outside;
 use serde_json::{json, Value};
 
-use super::{Answer, Cell, Comparison, Mark};
+use super::{AnswerCell, Comparison, EngineAnswer, Mark};
 
 /// What the marks mean, printed under every table.
 pub const LEGEND: &str = "✗ differs from the reference under the adapter's profile · \
@@ -60,12 +60,12 @@ pub const CODES: &str = "A allowed · D disallowed · E the parser refused the b
 ! no answer (crash, timeout, protocol error, unavailable)";
 
 /// An answer in one or two characters: `A`, `D`, `E` or `!`, then its mark.
-fn code(cell: &Cell) -> String {
+fn code(cell: &AnswerCell) -> String {
     let answer = match &cell.answer {
-        Answer::Verdict(Verdict::Allowed) => "A",
-        Answer::Verdict(Verdict::Disallowed) => "D",
-        Answer::Error(_) => "E",
-        Answer::Fault(..) => "!",
+        EngineAnswer::Verdict(Verdict::Allowed) => "A",
+        EngineAnswer::Verdict(Verdict::Disallowed) => "D",
+        EngineAnswer::Error(_) => "E",
+        EngineAnswer::Fault(..) => "!",
     };
     format!("{answer}{}", marker(&cell.mark))
 }

@@ -51,7 +51,7 @@ impl ResultsFile {
 
 /// Why a results file could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum LoadError {
+pub enum ResultsLoadError {
     /// Not read: not a regular file, past its bounds, not UTF-8 or not JSON nested within them.
     #[error(transparent)]
     Input(#[from] LocatedError),
@@ -134,9 +134,9 @@ struct RawRow {
 }
 
 /// Reads the results file at `path`.
-pub fn load(path: &Path) -> Result<ResultsFile, LoadError> {
+pub fn load(path: &Path) -> Result<ResultsFile, ResultsLoadError> {
     let input = Input::read(path, Format::Json, RESULTS_JSON)?;
-    let shape = |line: usize, message: String| LoadError::Shape {
+    let shape = |line: usize, message: String| ResultsLoadError::Shape {
         path: path.to_owned(),
         line,
         message,

@@ -21,7 +21,7 @@ use robotstxt_suite::cause::Cause;
 use robotstxt_suite::release::CheckDigests;
 use robotstxt_suite::run::{CheckResult, Outcome};
 
-pub use load::{expected_by, load, LoadError, ResultsFile};
+pub use load::{expected_by, load, ResultsFile, ResultsLoadError};
 
 /// One adapter's results, as a results file holds them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +94,7 @@ impl Answer {
 /// Which way a check moved from the old run to the new.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Direction {
+pub enum ChangeDirection {
     /// Not passed before, passed now.
     Fixed,
     /// Passed before, not now.
@@ -103,26 +103,30 @@ pub enum Direction {
     Changed,
 }
 
-impl Direction {
-    pub const ALL: [Direction; 3] = [Direction::Broken, Direction::Fixed, Direction::Changed];
+impl ChangeDirection {
+    pub const ALL: [ChangeDirection; 3] = [
+        ChangeDirection::Broken,
+        ChangeDirection::Fixed,
+        ChangeDirection::Changed,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Direction::Fixed => "fixed",
-            Direction::Broken => "broken",
-            Direction::Changed => "changed",
+            ChangeDirection::Fixed => "fixed",
+            ChangeDirection::Broken => "broken",
+            ChangeDirection::Changed => "changed",
         }
     }
 
     /// How `old` moved to `new`, if it moved at all.
-    pub fn of(old: Answer, new: Answer) -> Option<Direction> {
+    pub fn of(old: Answer, new: Answer) -> Option<ChangeDirection> {
         if old == new {
             return None;
         }
         Some(match (old.outcome, new.outcome) {
-            (o, Outcome::Pass) if o != Outcome::Pass => Direction::Fixed,
-            (Outcome::Pass, n) if n != Outcome::Pass => Direction::Broken,
-            _ => Direction::Changed,
+            (o, Outcome::Pass) if o != Outcome::Pass => ChangeDirection::Fixed,
+            (Outcome::Pass, n) if n != Outcome::Pass => ChangeDirection::Broken,
+            _ => ChangeDirection::Changed,
         })
     }
 }
@@ -131,7 +135,7 @@ impl Direction {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Moved {
     pub id: String,
-    pub direction: Direction,
+    pub direction: ChangeDirection,
     pub old: Answer,
     pub new: Answer,
     /// Its cause, as `run` groups it: the new run's for a check that does not pass now, else
@@ -163,7 +167,7 @@ pub struct AdapterDiff {
 }
 
 impl AdapterDiff {
-    pub fn count(&self, direction: Direction) -> usize {
+    pub fn count(&self, direction: ChangeDirection) -> usize {
         self.moved
             .iter()
             .filter(|m| m.direction == direction)
@@ -172,7 +176,7 @@ impl AdapterDiff {
 
     /// The moved checks of one direction grouped by cause, the largest group first (as `run`
     /// orders its groups), each group's checks in corpus order.
-    pub fn groups(&self, direction: Direction) -> Vec<(Option<Cause>, Vec<&Moved>)> {
+    pub fn groups(&self, direction: ChangeDirection) -> Vec<(Option<Cause>, Vec<&Moved>)> {
         let mut by_cause: BTreeMap<Option<Cause>, Vec<&Moved>> = BTreeMap::new();
         for moved in self.moved.iter().filter(|m| m.direction == direction) {
             by_cause.entry(moved.cause).or_default().push(moved);
@@ -212,9 +216,9 @@ pub fn compare(old: &AdapterResults, new: &AdapterResults) -> AdapterDiff {
             }
         }
         diff.compared += 1;
-        if let Some(direction) = Direction::of(then.answer, now.answer) {
+        if let Some(direction) = ChangeDirection::of(then.answer, now.answer) {
             let cause = match direction {
-                Direction::Fixed => then.cause,
+                ChangeDirection::Fixed => then.cause,
                 _ => now.cause.or(then.cause),
             };
             diff.moved.push(Moved {
@@ -281,12 +285,27 @@ mod tests {
         let error = answer(Outcome::Error, None);
         let open_a = answer(Outcome::Unspecified, Some(Verdict::Allowed));
         let open_d = answer(Outcome::Unspecified, Some(Verdict::Disallowed));
-        assert_eq!(Direction::of(fail, pass), Some(Direction::Fixed));
-        assert_eq!(Direction::of(error, pass), Some(Direction::Fixed));
-        assert_eq!(Direction::of(pass, error), Some(Direction::Broken));
-        assert_eq!(Direction::of(fail, error), Some(Direction::Changed));
-        assert_eq!(Direction::of(open_a, open_d), Some(Direction::Changed));
-        assert_eq!(Direction::of(pass, pass), None);
+        assert_eq!(
+            ChangeDirection::of(fail, pass),
+            Some(ChangeDirection::Fixed)
+        );
+        assert_eq!(
+            ChangeDirection::of(error, pass),
+            Some(ChangeDirection::Fixed)
+        );
+        assert_eq!(
+            ChangeDirection::of(pass, error),
+            Some(ChangeDirection::Broken)
+        );
+        assert_eq!(
+            ChangeDirection::of(fail, error),
+            Some(ChangeDirection::Changed)
+        );
+        assert_eq!(
+            ChangeDirection::of(open_a, open_d),
+            Some(ChangeDirection::Changed)
+        );
+        assert_eq!(ChangeDirection::of(pass, pass), None);
         assert_eq!(fail.shown(), "fail (disallowed)");
         assert_eq!(error.shown(), "error");
     }
@@ -312,7 +331,7 @@ mod tests {
             state("new#0", "n", fail),
         ]);
         let diff = compare(&old, &new);
-        assert_eq!(diff.count(Direction::Broken), 1);
+        assert_eq!(diff.count(ChangeDirection::Broken), 1);
         assert_eq!(diff.moved[0].id, "a#0");
         assert_eq!(
             (

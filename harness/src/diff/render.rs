@@ -1,4 +1,4 @@
-//! Two results files compared adapter by adapter ([`Comparison`]), and the three ways `diff`
+//! Two results files compared adapter by adapter ([`Differences`]), and the three ways `diff`
 //! shows it: text that fits a screen, Markdown to paste into a pull request, and JSON.
 
 use std::fmt::Write as _;
@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use robotstxt_suite::visible::shown;
 
-use super::{compare, AdapterDiff, Direction, Moved, ResultsFile};
+use super::{compare, AdapterDiff, ChangeDirection, Moved, ResultsFile};
 
 /// How many checks of one group the text and Markdown list before saying how many more.
 const LISTED: usize = 8;
@@ -35,7 +35,7 @@ impl Side {
 
 /// Everything `diff` found.
 #[derive(Debug, Clone, Serialize)]
-pub struct Comparison {
+pub struct Differences {
     pub old: Side,
     pub new: Side,
     /// Whether both files ran the same corpus; `None` when either does not say.
@@ -47,12 +47,12 @@ pub struct Comparison {
     pub without_data: Vec<String>,
 }
 
-impl Comparison {
+impl Differences {
     /// Compares every adapter both files have, or, with `pair`, the adapter named first in
     /// `old` with the one named second in `new`. Two files of one adapter each are compared
     /// whatever the adapters are called (one parser at two versions).
-    pub fn of(old: &ResultsFile, new: &ResultsFile, pair: Option<(&str, &str)>) -> Comparison {
-        let mut comparison = Comparison {
+    pub fn of(old: &ResultsFile, new: &ResultsFile, pair: Option<(&str, &str)>) -> Differences {
+        let mut comparison = Differences {
             old: Side::of(old),
             new: Side::of(new),
             same_corpus: match (&old.corpus_digest, &new.corpus_digest) {
@@ -97,7 +97,9 @@ impl Comparison {
 
     /// Whether any check broke.
     pub fn broke(&self) -> bool {
-        self.adapters.iter().any(|a| a.count(Direction::Broken) > 0)
+        self.adapters
+            .iter()
+            .any(|a| a.count(ChangeDirection::Broken) > 0)
     }
 
     fn not_comparable(&self) -> usize {
@@ -125,9 +127,9 @@ fn title(diff: &AdapterDiff) -> String {
 pub fn counts(diff: &AdapterDiff) -> String {
     let mut out = format!(
         "{} fixed, {} broken, {} changed",
-        diff.count(Direction::Fixed),
-        diff.count(Direction::Broken),
-        diff.count(Direction::Changed)
+        diff.count(ChangeDirection::Fixed),
+        diff.count(ChangeDirection::Broken),
+        diff.count(ChangeDirection::Changed)
     );
     for (n, what) in [
         (diff.new_in_suite, "new in the suite"),
@@ -145,7 +147,7 @@ pub fn counts(diff: &AdapterDiff) -> String {
 }
 
 fn group_heading(
-    direction: Direction,
+    direction: ChangeDirection,
     cause: Option<robotstxt_suite::cause::Cause>,
     n: usize,
 ) -> String {
@@ -159,7 +161,7 @@ fn moved_line(m: &Moved) -> String {
 }
 
 /// Lines common to the text and the Markdown: the corpus, and what could not be compared.
-fn preamble(c: &Comparison) -> Vec<String> {
+fn preamble(c: &Differences) -> Vec<String> {
     let mut lines = vec![format!(
         "old: {} ({})\nnew: {} ({})",
         shown(&c.old.file),
@@ -192,7 +194,7 @@ fn preamble(c: &Comparison) -> Vec<String> {
 }
 
 /// The text: a few lines per adapter, broken checks first.
-pub fn text(c: &Comparison) -> String {
+pub fn text(c: &Differences) -> String {
     let mut out = preamble(c).join("\n");
     out.push('\n');
     if c.nothing_moved() {
@@ -200,7 +202,7 @@ pub fn text(c: &Comparison) -> String {
     }
     for diff in &c.adapters {
         let _ = writeln!(out, "\n{}: {}", title(diff), counts(diff));
-        for direction in Direction::ALL {
+        for direction in ChangeDirection::ALL {
             for (cause, members) in diff.groups(direction) {
                 let _ = writeln!(out, "  {}", group_heading(direction, cause, members.len()));
                 for m in members.iter().take(LISTED) {
@@ -217,12 +219,12 @@ pub fn text(c: &Comparison) -> String {
 
 /// The Markdown: a table of counts, then the groups of each adapter under a `<details>`, each
 /// listing its first few checks.
-pub fn markdown(c: &Comparison) -> String {
+pub fn markdown(c: &Differences) -> String {
     markdown_listing(c, LISTED)
 }
 
 /// The Markdown, each group listing up to `listed` checks.
-pub fn markdown_listing(c: &Comparison, listed: usize) -> String {
+pub fn markdown_listing(c: &Differences, listed: usize) -> String {
     use robotstxt_suite::markup::{html, md, md_code};
     let cell = |s: &str| md(s);
     let mut out = String::from("## robotstxt-test diff\n\n");
@@ -246,9 +248,9 @@ pub fn markdown_listing(c: &Comparison, listed: usize) -> String {
             out,
             "| {} | {} | {} | {} | {} |",
             cell(&title(diff)),
-            diff.count(Direction::Fixed),
-            diff.count(Direction::Broken),
-            diff.count(Direction::Changed),
+            diff.count(ChangeDirection::Fixed),
+            diff.count(ChangeDirection::Broken),
+            diff.count(ChangeDirection::Changed),
             diff.new_in_suite + diff.removed + diff.not_comparable
         );
     }
@@ -259,7 +261,7 @@ pub fn markdown_listing(c: &Comparison, listed: usize) -> String {
             html(&title(diff)),
             html(&counts(diff))
         );
-        for direction in Direction::ALL {
+        for direction in ChangeDirection::ALL {
             for (cause, members) in diff.groups(direction) {
                 let _ = writeln!(
                     out,
@@ -287,6 +289,6 @@ pub fn markdown_listing(c: &Comparison, listed: usize) -> String {
 }
 
 /// The JSON: the whole comparison, every moved check.
-pub fn json(c: &Comparison) -> String {
+pub fn json(c: &Differences) -> String {
     serde_json::to_string_pretty(c).expect("a comparison serializes") + "\n"
 }

@@ -18,7 +18,7 @@ pub enum HistoryError {
     #[error(transparent)]
     Write(#[from] robotstxt_runtime::atomic::WriteError),
     #[error(transparent)]
-    Read(#[from] diff::LoadError),
+    Read(#[from] diff::ResultsLoadError),
     #[error("{}: a report date `{date}` that is not `YYYY-MM-DD...`", path.display())]
     Date { path: PathBuf, date: String },
 }

@@ -21,7 +21,7 @@ use super::matrix::{self, Cell};
 use super::reported;
 use super::versions::{self, Pair};
 use super::{AdapterRun, Report};
-use crate::diff::render::{self, Comparison};
+use crate::diff::render::{self, Differences};
 use crate::diff::ResultsFile;
 
 /// File names (without `.md`) for the adapters' pages, in adapter order: the adapter's name with
@@ -211,7 +211,7 @@ fn percent(cell: &Cell) -> String {
 }
 
 /// "Where parsers split": for each group, a line per case the adapters answer differently.
-fn splits_section(report: &Report, groups: &[matrix::Group]) -> String {
+fn splits_section(report: &Report, groups: &[matrix::TopicGroup]) -> String {
     let splits = matrix::splits(report);
     let mut out = format!(
         "\n## Where parsers split\n\n\
@@ -535,7 +535,7 @@ pub fn step_page(report: &Report, pair: &Pair) -> String {
         date: Some(report.date.clone()),
         adapters: vec![versions::results_of(report, &report.adapters[i])],
     };
-    let comparison = Comparison::of(&file(pair.older), &file(pair.newer), None);
+    let comparison = Differences::of(&file(pair.older), &file(pair.newer), None);
     render::markdown_listing(&comparison, usize::MAX)
 }
 

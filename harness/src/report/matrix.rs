@@ -13,18 +13,18 @@ use super::{AdapterRun, Report};
 
 /// A case group (a topic file) and its cases' indices, in corpus order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Group {
+pub struct TopicGroup {
     pub name: String,
     pub cases: Vec<usize>,
 }
 
 /// The groups of the corpus, in the order their first case appears.
-pub fn groups(cases: &[Case]) -> Vec<Group> {
-    let mut groups: Vec<Group> = Vec::new();
+pub fn groups(cases: &[Case]) -> Vec<TopicGroup> {
+    let mut groups: Vec<TopicGroup> = Vec::new();
     for (i, case) in cases.iter().enumerate() {
         match groups.iter_mut().find(|g| g.name == case.group) {
             Some(group) => group.cases.push(i),
-            None => groups.push(Group {
+            None => groups.push(TopicGroup {
                 name: case.group.clone(),
                 cases: vec![i],
             }),
@@ -88,7 +88,7 @@ impl Cell {
 
 /// An adapter's cell for each group, under `profile` (`None`: the claimed one), counting the
 /// decided checks.
-pub fn cells(run: &AdapterRun, groups: &[Group], profile: Option<Profile>) -> Vec<Cell> {
+pub fn cells(run: &AdapterRun, groups: &[TopicGroup], profile: Option<Profile>) -> Vec<Cell> {
     let results = run.results(profile);
     groups
         .iter()
@@ -326,7 +326,7 @@ mod tests {
         let groups = groups(&report.cases);
         assert_eq!(
             groups,
-            [Group {
+            [TopicGroup {
                 name: "t".to_owned(),
                 cases: vec![0, 1]
             }]

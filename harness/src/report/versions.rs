@@ -11,7 +11,7 @@
 use std::cmp::Ordering;
 
 use crate::diff::{self, from_run};
-pub use crate::diff::{Answer, Direction};
+pub use crate::diff::{Answer, ChangeDirection};
 
 use super::{AdapterRun, Report};
 
@@ -42,11 +42,11 @@ pub struct Change {
     pub check: usize,
     pub older: Answer,
     pub newer: Answer,
-    direction: Direction,
+    direction: ChangeDirection,
 }
 
 impl Change {
-    pub fn direction(&self) -> Direction {
+    pub fn direction(&self) -> ChangeDirection {
         self.direction
     }
 }
@@ -56,9 +56,9 @@ impl Pair {
     pub fn counts(&self) -> (usize, usize, usize) {
         let count = |d| self.changes.iter().filter(|c| c.direction() == d).count();
         (
-            count(Direction::Fixed),
-            count(Direction::Broken),
-            count(Direction::Changed),
+            count(ChangeDirection::Fixed),
+            count(ChangeDirection::Broken),
+            count(ChangeDirection::Changed),
         )
     }
 

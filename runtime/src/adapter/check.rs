@@ -4,7 +4,7 @@
 //! A few seconds of messages, each chosen to catch one way of getting the protocol wrong: the
 //! handshake's fields and values, an answer's id, count and order, a refused body answered with
 //! `error` while the process goes on, bodies with NUL bytes, lone CRs and bytes that are not
-//! UTF-8, a 1 MB body, a clean stop, and nothing on stdout but answers. Each [`Finding`] names
+//! UTF-8, a 1 MB body, a clean stop, and nothing on stdout but answers. Each [`CheckFinding`] names
 //! the section of PROTOCOL.md a failure breaks and quotes what the adapter sent.
 //!
 //! What a message may hold is not restated here: an answer is decoded through the types of
@@ -46,10 +46,10 @@ const QUOTE: usize = 300;
 
 /// One thing checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
+pub struct CheckFinding {
     /// What was checked.
     pub what: String,
-    pub status: Status,
+    pub status: CheckStatus,
     /// On a pass, what was seen; on a failure, what is wrong, quoting the adapter's message:
     /// outside text.
     pub message: Outside,
@@ -58,7 +58,7 @@ pub struct Finding {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
+pub enum CheckStatus {
     Passed,
     Failed,
     /// Nothing to check: for example, no body was refused.
@@ -67,7 +67,7 @@ pub enum Status {
 
 /// Checks the adapter started by `argv`. With its manifest, the handshake is also held against
 /// `adapter.yaml`.
-pub fn check(argv: &[String], manifest: Option<&Manifest>, limits: Limits) -> Vec<Finding> {
+pub fn check(argv: &[String], manifest: Option<&Manifest>, limits: Limits) -> Vec<CheckFinding> {
     let mut checker = Checker {
         argv,
         limits,
@@ -113,7 +113,7 @@ struct Checker<'a> {
     argv: &'a [String],
     limits: Limits,
     live: Option<Live>,
-    findings: Vec<Finding>,
+    findings: Vec<CheckFinding>,
     refusals: usize,
 }
 
@@ -138,21 +138,21 @@ fn section_of(failure: &Failure) -> &'static str {
 
 impl Checker<'_> {
     fn pass(&mut self, what: &str, message: impl Into<Outside>) {
-        self.record(what, Status::Passed, message, section::CHECKS);
+        self.record(what, CheckStatus::Passed, message, section::CHECKS);
     }
 
     fn fail(&mut self, what: &str, message: impl Into<Outside>, section: &'static str) {
-        self.record(what, Status::Failed, message, section);
+        self.record(what, CheckStatus::Failed, message, section);
     }
 
     fn record(
         &mut self,
         what: &str,
-        status: Status,
+        status: CheckStatus,
         message: impl Into<Outside>,
         section: &'static str,
     ) {
-        self.findings.push(Finding {
+        self.findings.push(CheckFinding {
             what: what.to_owned(),
             status,
             message: message.into(),
@@ -190,7 +190,7 @@ impl Checker<'_> {
                     handshake.language,
                     handshake.profile
                 );
-                self.record(WHAT, Status::Passed, shown, section::HANDSHAKE);
+                self.record(WHAT, CheckStatus::Passed, shown, section::HANDSHAKE);
             }
             Err((problem, section)) => {
                 self.fail(WHAT, format!("{problem}: {}", quote(&answer)), section)
@@ -244,7 +244,7 @@ impl Checker<'_> {
         if self.refusals == 0 {
             self.record(
                 "a refused body answered with `error`, then the next check",
-                Status::NotApplicable,
+                CheckStatus::NotApplicable,
                 "no body above was refused".to_owned(),
                 section::CHECKS,
             );
@@ -424,7 +424,7 @@ impl Checker<'_> {
             (None, Some(status)) if status.success() => {
                 self.record(
                     WHAT,
-                    Status::Passed,
+                    CheckStatus::Passed,
                     "exited with status 0".to_owned(),
                     section::STOP,
                 );

@@ -8,7 +8,7 @@ use super::Cause;
 
 /// A clause of one profile's text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Clause {
+pub struct ProfileClause {
     pub profile: Profile,
     /// The section, as case files name it: `Format`, `User-agent`, `Disallow`, `RFC 9309 2.2.2`.
     pub section: &'static str,
@@ -19,15 +19,15 @@ pub struct Clause {
     pub open_point: Option<OpenPoint>,
 }
 
-impl Clause {
+impl ProfileClause {
     /// The clause as a case's `spec` says it: `RFC 9309 2.2.2: "The most specific ..."`.
     pub fn spec(&self) -> String {
         format!("{}: \"{}\"", self.section, self.quote)
     }
 }
 
-const fn text(profile: Profile, section: &'static str, quote: &'static str) -> Clause {
-    Clause {
+const fn text(profile: Profile, section: &'static str, quote: &'static str) -> ProfileClause {
+    ProfileClause {
         profile,
         section,
         quote,
@@ -40,8 +40,8 @@ const fn open(
     section: &'static str,
     quote: &'static str,
     point: OpenPoint,
-) -> Clause {
-    Clause {
+) -> ProfileClause {
+    ProfileClause {
         profile,
         section,
         quote,
@@ -52,159 +52,159 @@ const fn open(
 use Profile::{Norobots1994 as N1994, Rfc9309 as Rfc};
 
 // The 1994 text.
-const LINE_ENDS_1994: Clause = text(
+const LINE_ENDS_1994: ProfileClause = text(
     N1994,
     "Format",
     "separated by one or more blank lines (terminated by CR,CR/NL, or NL)",
 );
-const FIELD_FORM: Clause = text(
+const FIELD_FORM: ProfileClause = text(
     N1994,
     "Format",
     "Each record contains lines of the form \"<field>:<optionalspace><value><optionalspace>\"",
 );
-const UNRECOGNISED: Clause = text(N1994, "Format", "Unrecognised headers are ignored.");
-const RECORD_STARTS: Clause = text(
+const UNRECOGNISED: ProfileClause = text(N1994, "Format", "Unrecognised headers are ignored.");
+const RECORD_STARTS: ProfileClause = text(
     N1994,
     "Format",
     "The record starts with one or more User-agent lines, followed by one or more Disallow lines",
 );
-const BLANK_LINES: Clause = text(
+const BLANK_LINES: ProfileClause = text(
     N1994,
     "Format",
     "records separated by one or more blank lines",
 );
-const ROBOT_NAME: Clause = text(
+const ROBOT_NAME: ProfileClause = text(
     N1994,
     "User-agent",
     "The value of this field is the name of the robot the record is describing access policy for.",
 );
-const SUBSTRING: Clause = text(
+const SUBSTRING: ProfileClause = text(
     N1994,
     "User-agent",
     "A case insensitive substring match of the name without version information is recommended.",
 );
-const STAR_RECORD: Clause = text(
+const STAR_RECORD: ProfileClause = text(
     N1994,
     "User-agent",
     "the default access policy for any robot that has not not matched any of the other records",
 );
-const PREFIX: Clause = text(
+const PREFIX: ProfileClause = text(
     N1994,
     "Disallow",
     "any URL that starts with this value will not be retrieved",
 );
-const EMPTY_DISALLOW: Clause = text(
+const EMPTY_DISALLOW: ProfileClause = text(
     N1994,
     "Disallow",
     "Any empty value, indicates that all URLs can be retrieved.",
 );
 
 // RFC 9309.
-const LINE_ENDS_9309: Clause = text(Rfc, "RFC 9309 2.2", "NL = %x0D / %x0A / %x0D.0A");
-const WS: Clause = text(Rfc, "RFC 9309 2.2", "WS = %x20 / %x09");
-const NO_CONTROLS: Clause = text(
+const LINE_ENDS_9309: ProfileClause = text(Rfc, "RFC 9309 2.2", "NL = %x0D / %x0A / %x0D.0A");
+const WS: ProfileClause = text(Rfc, "RFC 9309 2.2", "WS = %x20 / %x09");
+const NO_CONTROLS: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2",
     "UTF8-1-noctl = %x21 / %x22 / %x24-7F ; excluding control, space, \"#\"",
 );
-const GROUP: Clause = text(
+const GROUP: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2",
     "group = startgroupline *(startgroupline / emptyline) *(rule / emptyline)",
 );
-const RULE: Clause = text(
+const RULE: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2",
     "rule = *WS (\"allow\" / \"disallow\") *WS \":\" *WS (path-pattern / empty-pattern) EOL",
 );
-const PATH_PATTERN: Clause = text(
+const PATH_PATTERN: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2",
     "path-pattern = \"/\" *UTF8-char-noctl ; valid URI path pattern",
 );
-const TERMINATED: Clause = text(
+const TERMINATED: ProfileClause = text(
     Rfc,
     "RFC 9309 2.1",
     "The group is terminated by a user-agent line or end of file.",
 );
-const PRODUCT_TOKEN: Clause = text(
+const PRODUCT_TOKEN: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.1",
     "Crawlers set their own name, which is called a product token, to find relevant groups.",
 );
-const MATCHING_GROUP: Clause = text(
+const MATCHING_GROUP: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.1",
     "Crawlers MUST use case-insensitive matching to find the group that matches the product token",
 );
-const COMBINED: Clause = text(
+const COMBINED: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.1",
     "If there is more than one group matching the user-agent, the matching groups' rules MUST be \
      combined into one group",
 );
-const STAR_GROUP: Clause = text(
+const STAR_GROUP: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.1",
     "If no matching group exists, crawlers MUST obey the group with a user-agent line with the \
      \"*\" value, if present.",
 );
-const NO_GROUP: Clause = text(
+const NO_GROUP: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.1",
     "If no group matches the product token and there is no group with a user-agent line with the \
      \"*\" value, or no groups are present at all, no rules apply.",
 );
-const ALLOW_DISALLOW: Clause = text(
+const ALLOW_DISALLOW: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.2",
     "These lines indicate whether accessing a URI that matches the corresponding path is allowed \
      or disallowed.",
 );
-const MATCH_THE_URI: Clause = text(
+const MATCH_THE_URI: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.2",
     "a crawler MUST match the paths in \"allow\" and \"disallow\" rules against the URI",
 );
-const LONGEST: Clause = text(
+const LONGEST: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.2",
     "The most specific match found MUST be used. The most specific match is the match that has \
      the most octets.",
 );
-const IMPLICIT: Clause = text(
+const IMPLICIT: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.2",
     "The /robots.txt URI is implicitly allowed.",
 );
-const PERCENT: Clause = text(
+const PERCENT: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.2",
     "MUST be percent-encoded as defined by [RFC3986] prior to comparison.",
 );
-const OCTETS: Clause = text(
+const OCTETS: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.2",
     "The match evaluates positively if and only if the end of the path from the rule is reached \
      before a difference in octets is encountered.",
 );
-const OUTSIDE: Clause = text(
+const OUTSIDE: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.2",
     "The crawler SHOULD ignore \"disallow\" and \"allow\" rules that are not in any group",
 );
-const WILDCARDS: Clause = text(
+const WILDCARDS: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.3",
     "* Designates 0 or more instances of any character.",
 );
-const OTHER_RECORDS: Clause = text(
+const OTHER_RECORDS: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2.4",
     "Parsing of other records MUST NOT interfere with the parsing of explicitly defined records",
 );
-const UTF8: Clause = text(Rfc, "RFC 9309 2.3", "The file MUST be UTF-8 encoded");
-const PARSEABLE: Clause = text(
+const UTF8: ProfileClause = text(Rfc, "RFC 9309 2.3", "The file MUST be UTF-8 encoded");
+const PARSEABLE: ProfileClause = text(
     Rfc,
     "RFC 9309 2.3.1.5",
     "Crawlers MUST try to parse each line of the robots.txt file. Crawlers MUST use the parseable \
@@ -216,9 +216,9 @@ impl Cause {
     /// `None` for an adapter that gave no answer, which no text speaks of. A cause that can only
     /// arise under one profile (the implicit `/robots.txt`, an Allow rule deciding) gives that
     /// profile's clause.
-    pub fn clause(self, profile: Profile) -> Option<Clause> {
+    pub fn clause(self, profile: Profile) -> Option<ProfileClause> {
         use OpenPoint as P;
-        let either = |old: Clause, new: Clause| match profile {
+        let either = |old: ProfileClause, new: ProfileClause| match profile {
             N1994 => old,
             Rfc => new,
         };

@@ -28,7 +28,7 @@ use robotstxt_reference::Profile;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub use classify::{allow_matches, of_decision, of_result};
-pub use clauses::Clause;
+pub use clauses::ProfileClause;
 pub use marks::BodyMarks;
 
 use Profile::{Norobots1994 as N1994, Rfc9309 as Rfc};

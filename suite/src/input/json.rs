@@ -3,10 +3,10 @@
 //! whether it is inside a string; anything else wrong is left to the deserializer, which reports
 //! it with its line and column.
 
-use super::{position, Bounds, Refusal};
+use super::{position, Bounds, InputRefusal};
 
 /// Passes `text` when it may be deserialized under `bounds`.
-pub fn screen(text: &str, bounds: Bounds) -> Result<(), Refusal> {
+pub fn screen(text: &str, bounds: Bounds) -> Result<(), InputRefusal> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut in_string = false;
@@ -27,7 +27,7 @@ pub fn screen(text: &str, bounds: Bounds) -> Result<(), Refusal> {
                 depth += 1;
                 if depth > bounds.max_depth {
                     let (line, column) = position(bytes, at);
-                    return Err(Refusal {
+                    return Err(InputRefusal {
                         line,
                         column,
                         message: format!("nested more than {} levels deep", bounds.max_depth),

@@ -168,7 +168,7 @@ impl Input {
             );
             return Err(LocatedError::new(path, Some(1), message));
         }
-        let located = |refusal: Refusal| LocatedError {
+        let located = |refusal: InputRefusal| LocatedError {
             file: path.to_owned(),
             line: Some(refusal.line),
             column: Some(refusal.column),
@@ -178,7 +178,7 @@ impl Input {
             let bytes = e.as_bytes();
             let at = e.utf8_error().valid_up_to();
             let (line, column) = position(bytes, at);
-            located(Refusal {
+            located(InputRefusal {
                 line,
                 column,
                 message: format!("not UTF-8 (byte 0x{:02x}){}", bytes[at], bounds.hint),
@@ -262,7 +262,7 @@ impl Input {
 
 /// Where a screen found a problem (1-based line and column) and what it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
+pub struct InputRefusal {
     pub line: usize,
     pub column: usize,
     pub message: String,

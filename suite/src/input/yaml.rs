@@ -7,13 +7,13 @@
 
 use yaml_rust2::parser::{Event, Parser};
 
-use super::{position, Bounds, Refusal};
+use super::{position, Bounds, InputRefusal};
 
 /// Passes `text` when it may be deserialized under `bounds`.
-pub fn screen(text: &str, bounds: Bounds) -> Result<(), Refusal> {
+pub fn screen(text: &str, bounds: Bounds) -> Result<(), InputRefusal> {
     if let Some((at, c)) = text.char_indices().find(|&(_, c)| forbidden(c)) {
         let (line, column) = position(text.as_bytes(), at);
-        return Err(Refusal {
+        return Err(InputRefusal {
             line,
             column,
             message: format!(
@@ -34,7 +34,7 @@ fn forbidden(c: char) -> bool {
         || matches!(c, '\u{fffe}' | '\u{ffff}')
 }
 
-fn walk_events(text: &str, bounds: Bounds) -> Result<(), Refusal> {
+fn walk_events(text: &str, bounds: Bounds) -> Result<(), InputRefusal> {
     let Bounds {
         what, max_depth, ..
     } = bounds;
@@ -46,7 +46,7 @@ fn walk_events(text: &str, bounds: Bounds) -> Result<(), Refusal> {
             Ok(next) => next,
             // The scanner caps flow nesting (`[[[[...`) itself.
             Err(e) if e.info().contains("recursion limit") => {
-                return Err(Refusal {
+                return Err(InputRefusal {
                     line: e.marker().line(),
                     column: e.marker().col() + 1,
                     message: format!("nested more than {max_depth} levels deep"),
@@ -55,7 +55,7 @@ fn walk_events(text: &str, bounds: Bounds) -> Result<(), Refusal> {
             // Any other syntax error is left to the deserializer, which names the field too.
             Err(_) => return Ok(()),
         };
-        let refuse = |message: String| Refusal {
+        let refuse = |message: String| InputRefusal {
             line: mark.line(),
             column: mark.col() + 1,
             message,
@@ -100,7 +100,7 @@ fn walk_events(text: &str, bounds: Bounds) -> Result<(), Refusal> {
                 .map_or(text.len(), |(at, _)| at);
             let anchor = text[..at].rfind('&').unwrap_or(at);
             let (line, column) = position(text.as_bytes(), anchor);
-            return Err(Refusal {
+            return Err(InputRefusal {
                 line,
                 column,
                 message: format!("an anchor (`&name`); a {what} may not use anchors or aliases"),
@@ -114,7 +114,7 @@ mod tests {
     use super::*;
     use crate::limits::CASE_FILE;
 
-    fn refused(text: &str) -> Refusal {
+    fn refused(text: &str) -> InputRefusal {
         match screen(text, CASE_FILE) {
             Ok(()) => panic!("not refused: {:?}", &text[..text.len().min(60)]),
             Err(refusal) => refusal,
