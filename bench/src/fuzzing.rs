@@ -10,12 +10,12 @@ use robotstxt_fuzzer::session::{fuzz, Settings, Stats};
 use robotstxt_runtime::adapter::{self, Adapter, Limits};
 use robotstxt_runtime::lifecycle;
 
-pub struct Figure {
+pub struct FuzzFigure {
     pub adapter: String,
     pub stats: Stats,
 }
 
-impl Figure {
+impl FuzzFigure {
     pub fn checks_per_second(&self) -> f64 {
         self.stats.checks as f64 / self.stats.elapsed.as_secs_f64()
     }
@@ -27,7 +27,7 @@ impl Figure {
     }
 }
 
-pub fn run(adapter: &Adapter, seconds: u64) -> anyhow::Result<Figure> {
+pub fn run(adapter: &Adapter, seconds: u64) -> anyhow::Result<FuzzFigure> {
     let mut engine = adapter::open(adapter, Limits::default(), &mut |line| eprintln!("{line}"));
     if let Some(why) = engine.unavailable() {
         anyhow::bail!("{}: {why}", adapter.name());
@@ -45,7 +45,7 @@ pub fn run(adapter: &Adapter, seconds: u64) -> anyhow::Result<Figure> {
         &mut Known::default(),
         &mut |_| {},
     )?;
-    Ok(Figure {
+    Ok(FuzzFigure {
         adapter: adapter.name().to_owned(),
         stats,
     })

@@ -165,7 +165,7 @@ fn write_throughput(
     );
 }
 
-fn write_fuzzing(report: &mut String, f: &fuzzing::Figure) {
+fn write_fuzzing(report: &mut String, f: &fuzzing::FuzzFigure) {
     let s = &f.stats;
     let _ = writeln!(
         report,
@@ -184,7 +184,7 @@ fn write_fuzzing(report: &mut String, f: &fuzzing::Figure) {
     );
 }
 
-fn write_survey(report: &mut String, f: &survey::Figure) {
+fn write_survey(report: &mut String, f: &survey::SurveyFigure) {
     let _ = writeln!(
         report,
         "## 4. The survey\n\n`survey` of {} real files against {} adapters (every available one), \

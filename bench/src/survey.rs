@@ -6,14 +6,14 @@ use std::time::{Duration, Instant};
 use robotstxt_runtime::adapter::{self, Adapter, Limits};
 use robotstxt_survey::{survey, Options};
 
-pub struct Figure {
+pub struct SurveyFigure {
     pub files: usize,
     pub adapters: usize,
     pub start: Duration,
     pub run: Duration,
 }
 
-pub fn run(corpus: &Path, adapters: &[Adapter]) -> anyhow::Result<Figure> {
+pub fn run(corpus: &Path, adapters: &[Adapter]) -> anyhow::Result<SurveyFigure> {
     let started = Instant::now();
     let mut engines = adapter::open_all(
         adapters,
@@ -24,7 +24,7 @@ pub fn run(corpus: &Path, adapters: &[Adapter]) -> anyhow::Result<Figure> {
     let start = started.elapsed();
     let started = Instant::now();
     let result = survey(corpus, &mut engines, &Options::default(), &|_, _| {})?;
-    Ok(Figure {
+    Ok(SurveyFigure {
         files: result.files,
         adapters: engines.len(),
         start,

@@ -14,7 +14,7 @@ use super::select::AdapterArgs;
 use super::{Error, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum CompareFormat {
     /// An aligned table, the reference's explanations and where adapters differ.
     Human,
     /// One JSON document.
@@ -49,8 +49,8 @@ pub struct Args {
     /// The robot's name, as the robot gives it. Repeatable. Default: `FooBot`.
     #[arg(long = "agent", value_name = "NAME")]
     agents: Vec<String>,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = CompareFormat::Human)]
+    format: CompareFormat,
     /// Adapters to ask (default: every adapter already installed; the others are named with the
     /// command that installs them).
     #[command(flatten)]
@@ -93,9 +93,9 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     let comparison = Comparison::new(&body, queries, &mut engines);
     adapter::stop_all(engines);
     print(&match args.format {
-        Format::Human => render::human(&comparison),
-        Format::Markdown => render::markdown(&comparison),
-        Format::Json => {
+        CompareFormat::Human => render::human(&comparison),
+        CompareFormat::Markdown => render::markdown(&comparison),
+        CompareFormat::Json => {
             let json = serde_json::to_string_pretty(&render::json(&comparison));
             json_escaped(json.map_err(|e| Error::Stdout(e.into()))?) + "\n"
         }

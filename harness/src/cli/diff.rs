@@ -10,7 +10,7 @@ use super::error::print;
 use super::{Error, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum DiffFormat {
     /// A few lines per adapter, broken checks first.
     Text,
     /// A table and the checks by cause, to paste into a pull request or a job summary.
@@ -46,8 +46,8 @@ pub struct Args {
     /// The adapter of NEW to compare (with --old-adapter).
     #[arg(long, value_name = "NAME", requires = "old_adapter")]
     new_adapter: Option<String>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    format: DiffFormat,
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
@@ -124,9 +124,9 @@ fn against_expectations(args: &Args) -> Result<Exit, Error> {
 
 fn show(args: &Args, comparison: &Differences) -> Result<Exit, Error> {
     print(&match args.format {
-        Format::Text => render::text(comparison),
-        Format::Markdown => render::markdown(comparison),
-        Format::Json => render::json(comparison),
+        DiffFormat::Text => render::text(comparison),
+        DiffFormat::Markdown => render::markdown(comparison),
+        DiffFormat::Json => render::json(comparison),
     })?;
     Ok(if comparison.broke() {
         Exit::Failures

@@ -14,7 +14,7 @@ use robotstxt_suite::input::{Format, Input};
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::run::Outcome;
 
-use super::{AdapterResults, Answer, CheckState};
+use super::{AdapterResults, CheckState, RunAnswer};
 
 use crate::limits::RESULTS_JSON;
 
@@ -187,7 +187,7 @@ fn from_report(report: RawReport, path: &Path) -> Result<ResultsFile, String> {
             })?;
             checks.push(CheckState {
                 digest: digests.get(&check.id).cloned().flatten(),
-                answer: Answer {
+                answer: RunAnswer {
                     outcome,
                     verdict: verdict(Some(&check.answer)),
                 },
@@ -223,7 +223,7 @@ fn from_runs(runs: Vec<RawRun>, path: &Path) -> ResultsFile {
                 .map(|row| CheckState {
                     id: format!("{}#{}", row.case, row.check),
                     digest: row.digest,
-                    answer: Answer {
+                    answer: RunAnswer {
                         outcome: row.outcome,
                         verdict: verdict(row.actual.as_deref()),
                     },
@@ -261,7 +261,7 @@ pub fn expected_by(file: &ExpectationFile, actual: &AdapterResults) -> AdapterRe
                 None => Outcome::Pass,
             };
             CheckState {
-                answer: Answer {
+                answer: RunAnswer {
                     outcome,
                     verdict: (outcome == now).then_some(check.answer.verdict).flatten(),
                 },

@@ -54,14 +54,14 @@ pub struct CheckState {
     pub id: String,
     /// The check's short digest, when the file carries it.
     pub digest: Option<String>,
-    pub answer: Answer,
+    pub answer: RunAnswer,
     /// What causes a non-pass, when the file carries it.
     pub cause: Option<Cause>,
 }
 
 /// What one run made of a check: its outcome and the verdict given, if any.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Answer {
+pub struct RunAnswer {
     pub outcome: Outcome,
     #[serde(serialize_with = "verdict_text")]
     pub verdict: Option<Verdict>,
@@ -74,9 +74,9 @@ fn verdict_text<S: serde::Serializer>(v: &Option<Verdict>, s: S) -> Result<S::Ok
     }
 }
 
-impl Answer {
-    pub fn of(result: &CheckResult) -> Answer {
-        Answer {
+impl RunAnswer {
+    pub fn of(result: &CheckResult) -> RunAnswer {
+        RunAnswer {
             outcome: result.outcome,
             verdict: result.actual,
         }
@@ -119,7 +119,7 @@ impl ChangeDirection {
     }
 
     /// How `old` moved to `new`, if it moved at all.
-    pub fn of(old: Answer, new: Answer) -> Option<ChangeDirection> {
+    pub fn of(old: RunAnswer, new: RunAnswer) -> Option<ChangeDirection> {
         if old == new {
             return None;
         }
@@ -136,8 +136,8 @@ impl ChangeDirection {
 pub struct Moved {
     pub id: String,
     pub direction: ChangeDirection,
-    pub old: Answer,
-    pub new: Answer,
+    pub old: RunAnswer,
+    pub new: RunAnswer,
     /// Its cause, as `run` groups it: the new run's for a check that does not pass now, else
     /// the old run's. `None` when the files do not say.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -254,7 +254,7 @@ pub fn from_run(
             .map(|r| CheckState {
                 id: format!("{}#{}", cases[r.case].id, r.check),
                 digest: Some(CheckDigests::of(&cases[r.case], r.check).short()),
-                answer: Answer::of(r),
+                answer: RunAnswer::of(r),
                 cause: crate::grouping::cause_of(&cases[r.case], r),
             })
             .collect(),
@@ -265,11 +265,11 @@ pub fn from_run(
 mod tests {
     use super::*;
 
-    fn answer(outcome: Outcome, verdict: Option<Verdict>) -> Answer {
-        Answer { outcome, verdict }
+    fn answer(outcome: Outcome, verdict: Option<Verdict>) -> RunAnswer {
+        RunAnswer { outcome, verdict }
     }
 
-    fn state(id: &str, digest: &str, answer: Answer) -> CheckState {
+    fn state(id: &str, digest: &str, answer: RunAnswer) -> CheckState {
         CheckState {
             id: id.to_owned(),
             digest: Some(digest.to_owned()),

@@ -11,7 +11,7 @@
 use std::cmp::Ordering;
 
 use crate::diff::{self, from_run};
-pub use crate::diff::{Answer, ChangeDirection};
+pub use crate::diff::{ChangeDirection, RunAnswer};
 
 use super::{AdapterRun, Report};
 
@@ -40,8 +40,8 @@ pub struct Change {
     /// Indices of the case in the report and of the check within it.
     pub case: usize,
     pub check: usize,
-    pub older: Answer,
-    pub newer: Answer,
+    pub older: RunAnswer,
+    pub newer: RunAnswer,
     direction: ChangeDirection,
 }
 
