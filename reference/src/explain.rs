@@ -128,12 +128,12 @@ pub enum MatchedBy {
 pub struct LineReading {
     /// Its line number, as [`crate::lines`] counts them.
     pub line: u32,
-    pub reading: Reading,
+    pub reading: LineMeaning,
 }
 
 /// What a profile made of one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reading {
+pub enum LineMeaning {
     /// A User-agent line, and whether the record applies through it (it names the robot, or it
     /// is the `*` line of the `*` record chosen because nothing names the robot).
     Agent { value: String, applies: bool },
@@ -174,18 +174,18 @@ pub(crate) fn in_file_order(lists: [Vec<LineReading>; 3]) -> Vec<LineReading> {
     merge(merge(a, b), c)
 }
 
-impl Reading {
+impl LineMeaning {
     /// The reading of a line a profile passes over: what it was.
-    pub(crate) fn passed_over(kind: LineKind<'_>) -> Reading {
+    pub(crate) fn passed_over(kind: LineKind<'_>) -> LineMeaning {
         let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
         match kind {
-            LineKind::Blank => Reading::Blank,
-            LineKind::CommentOnly => Reading::Comment,
-            LineKind::Field { name, value } => Reading::Other {
+            LineKind::Blank => LineMeaning::Blank,
+            LineKind::CommentOnly => LineMeaning::Comment,
+            LineKind::Field { name, value } => LineMeaning::Other {
                 name: lossy(name),
                 value: lossy(value),
             },
-            LineKind::NoColon(text) => Reading::NoColon { text: lossy(text) },
+            LineKind::NoColon(text) => LineMeaning::NoColon { text: lossy(text) },
         }
     }
 }

@@ -47,7 +47,7 @@ pub mod rfc9309;
 pub use profile::{Profile, UnknownProfile};
 
 pub use explain::{
-    Boundary, ChosenGroup, Decision, Explanation, GroupChoice, LineReading, MatchedBy, Reading,
+    Boundary, ChosenGroup, Decision, Explanation, GroupChoice, LineMeaning, LineReading, MatchedBy,
     RuleBy, RuleChoice, RuleKind, Verdict,
 };
 

@@ -5,8 +5,8 @@
 //! table of `reference/README.md`; cases on those points are `unspecified` in the corpus.
 
 use crate::explain::{
-    in_file_order, Boundary, ChosenGroup, Decision, Explanation, GroupChoice, LineReading,
-    MatchedBy, Reading, RuleBy, RuleChoice, RuleKind, Verdict,
+    in_file_order, Boundary, ChosenGroup, Decision, Explanation, GroupChoice, LineMeaning,
+    LineReading, MatchedBy, RuleBy, RuleChoice, RuleKind, Verdict,
 };
 use crate::lines::{contains_ci, field_is, lines, trim, Line, LineKind};
 use crate::profile::Profile;
@@ -276,7 +276,7 @@ impl<'a> Robots<'a> {
             };
             LineReading {
                 line: a.line,
-                reading: Reading::Agent {
+                reading: LineMeaning::Agent {
                     value: lossy(a.value),
                     applies,
                 },
@@ -290,7 +290,7 @@ impl<'a> Robots<'a> {
             .take_while(|l| l.number <= record.last_line)
             .map(|l| LineReading {
                 line: l.number,
-                reading: Reading::passed_over(l.kind),
+                reading: LineMeaning::passed_over(l.kind),
             });
         in_file_order([agents.collect(), disallows.collect(), passed_over.collect()])
     }
@@ -352,7 +352,7 @@ fn excludes(value: &[u8], path: &[u8]) -> bool {
 fn disallow_reading(d: &DisallowLine<'_>, path: &[u8]) -> LineReading {
     LineReading {
         line: d.line,
-        reading: Reading::Rule {
+        reading: LineMeaning::Rule {
             kind: RuleKind::Disallow,
             value: lossy(d.value),
             matches: excludes(d.value, path),
@@ -449,24 +449,25 @@ mod tests {
             (groups[0].begins, groups[0].ends),
             (Boundary::File, Boundary::BlankLine)
         );
-        let disallow = |value: &str, matches| Reading::Rule {
+        let disallow = |value: &str, matches| LineMeaning::Rule {
             kind: RuleKind::Disallow,
             value: value.to_owned(),
             matches,
         };
-        let agent = |value: &str, applies| Reading::Agent {
+        let agent = |value: &str, applies| LineMeaning::Agent {
             value: value.to_owned(),
             applies,
         };
-        let lines: Vec<(u32, Reading)> = e.lines.into_iter().map(|l| (l.line, l.reading)).collect();
+        let lines: Vec<(u32, LineMeaning)> =
+            e.lines.into_iter().map(|l| (l.line, l.reading)).collect();
         assert_eq!(
             lines,
             vec![
                 (2, agent("Foo", true)),
-                (3, Reading::Comment),
+                (3, LineMeaning::Comment),
                 (
                     4,
-                    Reading::Other {
+                    LineMeaning::Other {
                         name: "Allow".into(),
                         value: "/a".into()
                     }
@@ -476,7 +477,7 @@ mod tests {
                 (7, disallow("/a/b/c", false)),
             ]
         );
-        let outside: Vec<(u32, Reading)> = (e.outside.into_iter())
+        let outside: Vec<(u32, LineMeaning)> = (e.outside.into_iter())
             .map(|l| (l.line, l.reading))
             .collect();
         assert_eq!(

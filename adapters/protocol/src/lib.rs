@@ -31,8 +31,8 @@ pub use agents::{is_product_token, product_token, robot_name, AgentForm};
 pub use serve::{check_guarded, per_query, serve, serve_batch, serve_on, QueryAnswer};
 pub use text::{is_bidi_control, is_control_or_bidi};
 pub use wire::{
-    Answer, Check, CheckReply, Handshake, Query, Refusal, ReplyError, Request, UnsupportedProtocol,
-    Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
+    Answer, CheckReply, CheckRequest, Handshake, Query, Refusal, ReplyError, Request,
+    UnsupportedProtocol, Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
 };
 
 /// The handshake of the adapter being compiled, as its `adapter.yaml` gives it: its `build.rs`

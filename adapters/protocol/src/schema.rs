@@ -13,7 +13,7 @@ use schemars::{json_schema, Schema, SchemaGenerator};
 use serde_json::{json, Map, Value};
 
 use crate::wire::{
-    Answer, Check, CheckReply, Handshake, Query, Request, UnsupportedProtocol, Verdict,
+    Answer, CheckReply, CheckRequest, Handshake, Query, Request, UnsupportedProtocol, Verdict,
     CLAIMABLE_PROFILES,
 };
 
@@ -44,7 +44,7 @@ pub fn document() -> Value {
     let reply = definition(generator.root_schema_for::<CheckReply>());
     let [hello, check_variant, stop] = variants(&request, "oneOf");
     let [results, refusal] = variants(&reply, "anyOf");
-    let mut check = definition(generator.root_schema_for::<Check>());
+    let mut check = definition(generator.root_schema_for::<CheckRequest>());
     check["description"] = check_variant["description"].clone();
     check["properties"]["type"] = check_variant["properties"]["type"].clone();
     prepend_required(&mut check, "type");

@@ -19,8 +19,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use serde::Serialize;
 
 use crate::wire::{
-    Answer, Check, CheckReply, Handshake, Query, Refusal, Request, UnsupportedProtocol, Verdict,
-    PROTOCOL_VERSION,
+    Answer, CheckReply, CheckRequest, Handshake, Query, Refusal, Request, UnsupportedProtocol,
+    Verdict, PROTOCOL_VERSION,
 };
 
 /// What a parser says about one query: its verdict, or why it refused that query (the body was
@@ -117,7 +117,7 @@ pub fn serve_on(
 
 /// The reply to one check: the parser's answers, or its refusal of the body.
 fn answer<'a>(
-    request: &'a Check,
+    request: &'a CheckRequest,
     check: &mut impl FnMut(&[u8], &[Query]) -> Result<Vec<QueryAnswer>, Refusal>,
 ) -> CheckReply<'a> {
     let id = request.id.as_ref().into();

@@ -41,7 +41,7 @@ pub enum Request<'a> {
         protocol: u32,
     },
     /// Harness to adapter: one robots.txt body and the queries about it (2. Checks).
-    Check(#[serde(borrow)] Check<'a>),
+    Check(#[serde(borrow)] CheckRequest<'a>),
     /// Harness to adapter: exit with status 0 without answering (3. Stop).
     Stop,
 }
@@ -56,7 +56,7 @@ impl Request<'_> {
 /// One robots.txt body and the queries about it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct Check<'a> {
+pub struct CheckRequest<'a> {
     /// Opaque; echoed in the answer.
     #[serde(borrow)]
     pub id: Cow<'a, str>,

@@ -4,7 +4,7 @@
 //! [`Explanation`]: crate::Explanation
 
 use super::{pattern, Group, Names, Robots, RuleLine};
-use crate::explain::{in_file_order, Boundary, LineReading, MatchedBy, Reading};
+use crate::explain::{in_file_order, Boundary, LineMeaning, LineReading, MatchedBy};
 use crate::lines::{Line, LineKind};
 
 impl Robots<'_> {
@@ -23,7 +23,7 @@ impl Robots<'_> {
                 };
                 LineReading {
                     line: a.line,
-                    reading: Reading::Agent {
+                    reading: LineMeaning::Agent {
                         value: lossy(a.value),
                         applies,
                     },
@@ -34,7 +34,7 @@ impl Robots<'_> {
                 .map(|r| reading(r, uri));
             let passed_over = self.passed_over_in(group).map(|l| LineReading {
                 line: l.number,
-                reading: Reading::passed_over(l.kind),
+                reading: LineMeaning::passed_over(l.kind),
             });
             // Groups come in file order and do not overlap.
             lines.extend(in_file_order([
@@ -102,7 +102,7 @@ fn reading(rule: &RuleLine<'_>, uri: &[u8]) -> LineReading {
     let pattern = rule.pattern();
     LineReading {
         line: rule.line,
-        reading: Reading::Rule {
+        reading: LineMeaning::Rule {
             kind: rule.kind,
             value: lossy(rule.value),
             matches: !pattern.is_empty() && pattern::matches(pattern, uri),

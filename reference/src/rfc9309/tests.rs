@@ -2,7 +2,7 @@
 //! match, wildcards, percent-encoding, and that any bytes parse.
 
 use super::*;
-use crate::explain::{Boundary, Reading};
+use crate::explain::{Boundary, LineMeaning};
 
 fn decide(body: &str, agent: &str, path: &str) -> Decision {
     let robots = Robots::parse(body.as_bytes());
@@ -394,7 +394,7 @@ fn any_bytes_parse_and_decide_alike() {
             // The deciding rule is among the matching rules the explanation lists, and when no
             // rule decided none of them matches.
             let matching: Vec<u32> = (d.explanation.lines.iter())
-                .filter(|l| matches!(l.reading, Reading::Rule { matches: true, .. }))
+                .filter(|l| matches!(l.reading, LineMeaning::Rule { matches: true, .. }))
                 .map(|l| l.line)
                 .collect();
             match &d.explanation.rule {
@@ -414,25 +414,25 @@ fn explanation_lists_the_lines_of_the_chosen_groups() {
     let body = "Disallow: /x\nUser-agent: FooBot\n\n# note\nCrawl-delay: 5\nUser-agent: BarBot\n\
                 Allow: /a\nDisallow: /\nno colon\n\nUser-agent: *\nDisallow: /a\n";
     let e = decide(body, "FooBot/2.1", "/a/b").explanation;
-    let rule = |kind, value: &str, matches| Reading::Rule {
+    let rule = |kind, value: &str, matches| LineMeaning::Rule {
         kind,
         value: value.to_owned(),
         matches,
     };
-    let agent = |value: &str, applies| Reading::Agent {
+    let agent = |value: &str, applies| LineMeaning::Agent {
         value: value.to_owned(),
         applies,
     };
-    let lines: Vec<(u32, Reading)> = e.lines.into_iter().map(|l| (l.line, l.reading)).collect();
+    let lines: Vec<(u32, LineMeaning)> = e.lines.into_iter().map(|l| (l.line, l.reading)).collect();
     assert_eq!(
         lines,
         vec![
             (2, agent("FooBot", true)),
-            (3, Reading::Blank),
-            (4, Reading::Comment),
+            (3, LineMeaning::Blank),
+            (4, LineMeaning::Comment),
             (
                 5,
-                Reading::Other {
+                LineMeaning::Other {
                     name: "Crawl-delay".into(),
                     value: "5".into()
                 }
@@ -442,7 +442,7 @@ fn explanation_lists_the_lines_of_the_chosen_groups() {
             (8, rule(RuleKind::Disallow, "/", true)),
         ]
     );
-    let outside: Vec<(u32, Reading)> = (e.outside.into_iter())
+    let outside: Vec<(u32, LineMeaning)> = (e.outside.into_iter())
         .map(|l| (l.line, l.reading))
         .collect();
     assert_eq!(outside, vec![(1, rule(RuleKind::Disallow, "/x", false))]);

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use robotstxt_protocol::{Answer, Check, CheckReply, Handshake, ReplyError, Request};
+use robotstxt_protocol::{Answer, CheckReply, CheckRequest, Handshake, ReplyError, Request};
 use robotstxt_reference::Verdict;
 use robotstxt_suite::engine::{Query, Reply};
 use robotstxt_suite::visible::Outside;
@@ -28,7 +28,7 @@ pub(crate) fn stop() -> Vec<u8> {
 /// full URL. Sized up front: a body of a survey can be megabytes, and growing the line by
 /// doubling would copy it again and again.
 pub(crate) fn check(id: &str, robots: &[u8], queries: &[Query]) -> Vec<u8> {
-    let request = Request::Check(Check {
+    let request = Request::Check(CheckRequest {
         id: Cow::Borrowed(id),
         robots: Cow::Borrowed(robots),
         queries: queries

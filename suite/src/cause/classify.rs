@@ -28,7 +28,7 @@
 
 use robotstxt_reference::rfc9309::{matches, normalize_uri};
 use robotstxt_reference::{
-    Boundary, Decision, Explanation, GroupChoice, MatchedBy, Profile, Reading, Robots, RuleBy,
+    Boundary, Decision, Explanation, GroupChoice, LineMeaning, MatchedBy, Profile, Robots, RuleBy,
     RuleChoice, RuleKind,
 };
 
@@ -119,7 +119,7 @@ fn elsewhere(marks: &BodyMarks, e: &Explanation, path: &str) -> Option<Cause> {
     let profile = e.profile;
     let rules = || {
         e.lines.iter().filter_map(|l| match &l.reading {
-            Reading::Rule { value, .. } => Some(value.as_str()),
+            LineMeaning::Rule { value, .. } => Some(value.as_str()),
             _ => None,
         })
     };
@@ -140,15 +140,20 @@ fn elsewhere(marks: &BodyMarks, e: &Explanation, path: &str) -> Option<Cause> {
     // Lines passed over count where a parser could take them to end the record: before its last
     // User-agent or rule line.
     let last = (e.lines.iter())
-        .filter(|l| matches!(l.reading, Reading::Agent { .. } | Reading::Rule { .. }))
+        .filter(|l| {
+            matches!(
+                l.reading,
+                LineMeaning::Agent { .. } | LineMeaning::Rule { .. }
+            )
+        })
         .map(|l| l.line)
         .max()
         .unwrap_or(0);
     let before_last = || e.lines.iter().filter(|l| l.line < last);
-    if before_last().any(|l| matches!(l.reading, Reading::Other { .. })) {
+    if before_last().any(|l| matches!(l.reading, LineMeaning::Other { .. })) {
         return Some(Cause::OtherField(profile));
     }
-    if before_last().any(|l| l.reading == Reading::Blank) {
+    if before_last().any(|l| l.reading == LineMeaning::Blank) {
         return Some(Cause::BlankLine(profile));
     }
     if rules().any(str::is_empty) {
@@ -158,7 +163,7 @@ fn elsewhere(marks: &BodyMarks, e: &Explanation, path: &str) -> Option<Cause> {
         return Some(Cause::RuleNotAPath);
     }
     let outside_matches =
-        (e.outside.iter()).any(|l| matches!(l.reading, Reading::Rule { matches: true, .. }));
+        (e.outside.iter()).any(|l| matches!(l.reading, LineMeaning::Rule { matches: true, .. }));
     if outside_matches {
         return Some(Cause::RuleOutside(profile));
     }
@@ -213,7 +218,7 @@ fn has_dot_segments(path: &str) -> bool {
 /// How many rule lines of the chosen record(s) match the path, as the reference matched them.
 fn matching_rules(e: &Explanation) -> usize {
     (e.lines.iter())
-        .filter(|l| matches!(l.reading, Reading::Rule { matches: true, .. }))
+        .filter(|l| matches!(l.reading, LineMeaning::Rule { matches: true, .. }))
         .count()
 }
 
@@ -225,12 +230,12 @@ fn matching_rules(e: &Explanation) -> usize {
 /// gives it.
 pub fn allow_matches(e: &Explanation, path: &str) -> bool {
     e.lines.iter().any(|l| match &l.reading {
-        Reading::Rule {
+        LineMeaning::Rule {
             kind: RuleKind::Allow,
             matches,
             ..
         } => *matches,
-        Reading::Other { name, value } => {
+        LineMeaning::Other { name, value } => {
             name.eq_ignore_ascii_case("allow")
                 && !value.is_empty()
                 && matches(value.as_bytes(), path.as_bytes())

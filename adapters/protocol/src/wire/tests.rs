@@ -10,7 +10,7 @@ fn encoded(request: &Request) -> String {
 fn requests_are_encoded_as_the_protocol_spells_them() {
     assert_eq!(encoded(&Request::HELLO), r#"{"type":"hello","protocol":1}"#);
     assert_eq!(encoded(&Request::Stop), r#"{"type":"stop"}"#);
-    let check = Request::Check(Check {
+    let check = Request::Check(CheckRequest {
         id: "a/b".into(),
         robots: Cow::Borrowed(b"User-agent: *\r"),
         queries: vec![Query::new("FooBot/2.1", "/x?y")],
