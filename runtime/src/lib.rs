@@ -20,6 +20,7 @@ pub mod cache;
 pub mod child;
 pub mod lifecycle;
 pub mod limits;
+pub mod markup;
 pub mod side_by_side;
 pub mod signals;
 pub mod suite;

@@ -129,27 +129,53 @@ pub fn materialise(cache: &Path) -> Result<PathBuf, MaterialiseError> {
     if dir.exists() {
         return Err(MaterialiseError::HalfWritten(dir));
     }
-    let root = cache.join("suite");
-    let partial = root.join(format!(".partial-{}", std::process::id()));
-    if partial.exists() {
-        std::fs::remove_dir_all(&partial).map_err(io_at(&partial))?;
-    }
-    for (path, bytes) in &files {
-        let target = partial.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(io_at(parent))?;
-        }
-        std::fs::write(&target, bytes).map_err(io_at(&target))?;
-    }
-    std::fs::write(partial.join(COMPLETE), VERSION).map_err(io_at(&partial))?;
-    if let Err(e) = std::fs::rename(&partial, &dir) {
-        let _ = std::fs::remove_dir_all(&partial);
+    // The marker last: a folder without it was not written whole.
+    let marker = (Path::new(COMPLETE), VERSION.as_bytes());
+    let every = files
+        .iter()
+        .map(|(path, bytes)| (path.as_path(), bytes.as_ref()));
+    if let Err((path, e)) = crate::swap::write_new_folder(&dir, every.chain([marker])) {
         // Another process may have put the same folder in place first.
         if !dir.join(COMPLETE).is_file() {
-            return Err(io_at(&dir)(e));
+            return Err(io_at(&path)(e));
         }
     }
     Ok(dir)
+}
+
+/// Why the corpus could not be exported: a folder that cannot take it, or a file that could not
+/// be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("{}: not empty; cases export writes into a new or empty folder", .0.display())]
+    NotEmpty(PathBuf),
+    #[error("{}: not a folder", .0.display())]
+    NotAFolder(PathBuf),
+    #[error("{}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Writes the carried corpus into `dir` (new or empty), byte for byte as `cases/`; returns how
+/// many files it wrote. It is written whole or not at all ([`crate::swap::write_new_folder`]): a
+/// full disk or a kill part way leaves no partial corpus at `dir` for a later export to refuse.
+pub fn export_cases(dir: &Path) -> Result<usize, ExportError> {
+    if let Ok(mut entries) = std::fs::read_dir(dir) {
+        if entries.next().is_some() {
+            return Err(ExportError::NotEmpty(dir.to_owned()));
+        }
+    } else if dir.exists() {
+        return Err(ExportError::NotAFolder(dir.to_owned()));
+    }
+    let files = case_files();
+    let inside = files
+        .iter()
+        .map(|(path, bytes)| (path.strip_prefix("cases").unwrap_or(path), *bytes));
+    crate::swap::write_new_folder(dir, inside)
+        .map_err(|(path, source)| ExportError::Write { path, source })?;
+    Ok(files.len())
 }
 
 /// What [`repair`] found in the suite folder.

@@ -12,6 +12,10 @@
 //! does one whose exchange the file system refuses. The folder keeps its mode.
 //! The folder is locked ([`lock_folder`], which `survey` takes too) while it is rebuilt, so that
 //! a survey writing into it is not lost in the exchange.
+//!
+//! A folder written new (the carried suite in the cache, an exported corpus) is built the same
+//! way, beside its place, and renamed into it ([`write_new_folder`]): the one way a folder is
+//! written whole.
 
 use std::fs::{self, Permissions};
 use std::io;
@@ -21,6 +25,40 @@ use std::path::{Path, PathBuf};
 use crate::signals;
 
 use crate::atomic::{alive, is_temporary_name, remove_stale_temporaries, sync_folder};
+
+/// Writes `files` (paths inside the new folder, and their bytes, in order) into a folder built
+/// beside `dir` (`.<name>.new-<pid>`), then renames it to `dir` in one step, so that a full disk
+/// or a kill part way never leaves a partial folder at `dir`. `dir` must be missing or an empty
+/// folder, the only folder a rename replaces. What is left of the staging folder after a failure
+/// is removed, and the interrupt handler removes it too. The error names the path that failed.
+pub fn write_new_folder<'f>(
+    dir: &Path,
+    files: impl IntoIterator<Item = (&'f Path, &'f [u8])>,
+) -> Result<(), (PathBuf, io::Error)> {
+    let (parent, name) = split(dir).map_err(|e| (dir.to_owned(), e))?;
+    let staging = parent.join(format!(".{name}.new-{}", std::process::id()));
+    if staging.exists() {
+        // Left by an earlier process of the same number, killed outright.
+        fs::remove_dir_all(&staging).map_err(|e| (staging.clone(), e))?;
+    }
+    signals::guard_temporary(&staging);
+    let written = (|| {
+        for (path, bytes) in files {
+            let target = staging.join(path);
+            if let Some(folder) = target.parent() {
+                fs::create_dir_all(folder).map_err(|e| (folder.to_owned(), e))?;
+            }
+            fs::write(&target, bytes).map_err(|e| (target.clone(), e))?;
+        }
+        fs::create_dir_all(&staging).map_err(|e| (staging.clone(), e))?;
+        fs::rename(&staging, dir).map_err(|e| (dir.to_owned(), e))
+    })();
+    if written.is_err() {
+        let _ = fs::remove_dir_all(&staging);
+    }
+    signals::release_temporary(&staging);
+    written
+}
 
 /// Writes `files` (names inside `out`, and their bytes) into `out`, replacing those names and
 /// keeping every other file already there, all in one step (see the module docs).

@@ -2,10 +2,10 @@
 //! `build.rs`), so that a parser's own `cargo test` and the installed `robotstxt-test` need no
 //! checkout, and the commit it was built from.
 //!
-//! The corpus is read straight from memory ([`embedded_cases`]); [`export_cases`] writes it out as
-//! files, and [`case_files`] hands its bytes to whoever writes the whole suite into a cache folder.
+//! The corpus is read straight from memory ([`embedded_cases`]); [`case_files`] hands its bytes to
+//! whoever writes them out (the runtime: the suite in a cache folder, `cases export`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use include_dir::{include_dir, Dir, DirEntry};
 
@@ -99,59 +99,6 @@ pub fn embedded_cases() -> Result<Vec<Case>, Vec<CaseError>> {
     } else {
         Err(errors)
     }
-}
-
-/// Why the corpus could not be exported: a folder that cannot take it, or a file that could not
-/// be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    #[error("{}: not empty; cases export writes into a new or empty folder", .0.display())]
-    NotEmpty(PathBuf),
-    #[error("{}: not a folder", .0.display())]
-    NotAFolder(PathBuf),
-    #[error("{}: {source}", path.display())]
-    Write {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-}
-
-/// Writes the embedded corpus into `dir` (new or empty), byte for byte as `cases/`; returns how
-/// many files it wrote. The files are written into a folder beside `dir`
-/// (`.<name>.export-<pid>`), which is then renamed to `dir` in one step: a full disk or a kill
-/// part way leaves no partial corpus at `dir` for a later export to refuse.
-pub fn export_cases(dir: &Path) -> Result<usize, ExportError> {
-    let fail = |path: &Path| {
-        let path = path.to_owned();
-        move |source| ExportError::Write { path, source }
-    };
-    if let Ok(mut entries) = std::fs::read_dir(dir) {
-        if entries.next().is_some() {
-            return Err(ExportError::NotEmpty(dir.to_owned()));
-        }
-    } else if dir.exists() {
-        return Err(ExportError::NotAFolder(dir.to_owned()));
-    }
-    let name = dir
-        .file_name()
-        .map_or_else(|| "cases".into(), |n| n.to_string_lossy());
-    let staging = dir.with_file_name(format!(".{name}.export-{}", std::process::id()));
-    let files = case_files();
-    let written = (|| {
-        for (path, bytes) in &files {
-            let target = staging.join(path.strip_prefix("cases").unwrap_or(path));
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(fail(parent))?;
-            }
-            std::fs::write(&target, bytes).map_err(fail(&target))?;
-        }
-        // Onto an empty folder, a rename replaces it.
-        std::fs::rename(&staging, dir).map_err(fail(dir))
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_dir_all(&staging);
-    }
-    written.map(|()| files.len())
 }
 
 #[cfg(test)]

@@ -71,7 +71,6 @@ pub mod input;
 pub mod limits;
 pub mod local_url;
 pub mod located;
-pub mod markup;
 pub mod quotes;
 pub mod readings;
 pub mod reask;

@@ -8,7 +8,7 @@ use super::http::MAX_BODY;
 use super::markdown::cell;
 use super::weights::HostRates;
 use super::{AdapterSurvey, Survey};
-use robotstxt_suite::markup::md_code;
+use robotstxt_runtime::markup::md_code;
 
 /// The census section, after the survey's main table.
 pub fn section(survey: &Survey, census: &Census) -> String {

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use crate::limits::{MAX_SURVEY_FILE, SURVEY_JSON};
 use robotstxt_runtime::atomic::{remove_stale_temporaries, write_atomic, WriteError};
+use robotstxt_runtime::markup::md_code;
 use robotstxt_suite::input::{Format, Input};
 use robotstxt_suite::located::LocatedError;
-use robotstxt_suite::markup::md_code;
 use robotstxt_suite::visible::Outside;
 
 use super::cause::SignatureCount;

@@ -44,7 +44,7 @@ enum Action {
 pub fn execute(args: Args) -> Result<Exit, Error> {
     match args.action {
         Action::Export { dir } => {
-            let written = embedded::export_cases(&dir)?;
+            let written = robotstxt_runtime::suite::export_cases(&dir)?;
             print_line(&format!(
                 "wrote {written} files of the {} corpus into {}",
                 embedded::embedded_description(),

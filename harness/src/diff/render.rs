@@ -225,7 +225,7 @@ pub fn markdown(c: &Differences) -> String {
 
 /// The Markdown, each group listing up to `listed` checks.
 pub fn markdown_listing(c: &Differences, listed: usize) -> String {
-    use robotstxt_suite::markup::{html, md, md_code};
+    use robotstxt_runtime::markup::{html, md, md_code};
     let cell = |s: &str| md(s);
     let mut out = String::from("## robotstxt-test diff\n\n");
     for line in preamble(c) {

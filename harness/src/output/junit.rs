@@ -10,7 +10,7 @@
 //! An adapter that could not start, or broke down part way, is one `<error>` carrying why (its
 //! stderr tail, and what to try): the checks it never answered are `<skipped>`, never failures.
 //!
-//! Every string is escaped with [`markup::xml`](robotstxt_suite::markup::xml), which also keeps characters
+//! Every string is escaped with [`markup::xml`](robotstxt_runtime::markup::xml), which also keeps characters
 //! XML 1.0 forbids (adapters' error messages hold any bytes) out of the document.
 
 use std::fmt::Write as _;
@@ -22,7 +22,7 @@ use robotstxt_suite::run::Outcome;
 use robotstxt_suite::visible::Outside;
 
 use crate::output::EngineRun;
-use robotstxt_suite::markup::xml;
+use robotstxt_runtime::markup::xml;
 
 /// How one testcase is reported.
 enum Verdict {

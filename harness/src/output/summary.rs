@@ -2,7 +2,7 @@
 //! (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab's report pages): one table row per adapter, then the
 //! checks that broke the gate, capped so a bad day does not produce megabytes.
 //!
-//! All text from cases and adapters is escaped with the [`markup`](robotstxt_suite::markup) helpers.
+//! All text from cases and adapters is escaped with the [`markup`](robotstxt_runtime::markup) helpers.
 
 use std::fmt::Write as _;
 
@@ -12,7 +12,7 @@ use robotstxt_suite::run::{Outcome, Summary};
 use robotstxt_suite::visible::Outside;
 
 use crate::output::{plural, EngineRun, STDERR_LINES};
-use robotstxt_suite::markup::{md, md_cell, md_code, md_fence};
+use robotstxt_runtime::markup::{md, md_cell, md_code, md_fence};
 
 /// Listed checks per section before the rest is only counted.
 const MAX_LISTED: usize = 30;

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use robotstxt_suite::markup;
+use robotstxt_runtime::markup;
 
 use super::matrix::Cell;
 use super::AdapterRun;

@@ -4,12 +4,12 @@
 //! `report --history DIR`.
 //!
 //! Every text drawn comes from adapters (names, versions) or from files, and goes through
-//! [`robotstxt_suite::markup::html`].
+//! [`robotstxt_runtime::markup::html`].
 
 use std::fmt::Write as _;
 
 use crate::diff::ResultsFile;
-use robotstxt_suite::markup::html;
+use robotstxt_runtime::markup::html;
 
 use super::matrix::Cell;
 use super::versions::{self, Pair};

@@ -22,7 +22,7 @@ use robotstxt_suite::visible::shown;
 use robotstxt_suite::visible::Outside;
 use serde::Serialize;
 
-use robotstxt_suite::markup;
+use robotstxt_runtime::markup;
 
 use super::json::expect_map;
 use super::matrix;

@@ -1,7 +1,7 @@
 //! The Markdown pages of a report: `README.md` (the matrix, then where parsers split) and one
 //! `<adapter>.md` per adapter (every check it did not pass, in full).
 //!
-//! Everything that comes from a case or an adapter goes through [`robotstxt_suite::markup`]: inline
+//! Everything that comes from a case or an adapter goes through [`robotstxt_runtime::markup`]: inline
 //! text is escaped, bodies and failure blocks sit in fences longer than any backtick run inside
 //! them.
 
@@ -15,7 +15,7 @@ use robotstxt_suite::visible::Outside;
 
 use crate::limits::path_slug;
 use crate::repeats::ShownOnce;
-use robotstxt_suite::markup::{md, md_code, md_fence};
+use robotstxt_runtime::markup::{md, md_code, md_fence};
 
 use super::matrix::{self, Cell};
 use super::reported;

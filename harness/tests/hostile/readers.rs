@@ -62,11 +62,7 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "/proc/{pid}/stat",
         "a kernel file",
     ),
-    (
-        "survey/src/census.rs",
-        "/proc/self/status",
-        "a kernel file",
-    ),
+    ("survey/src/census.rs", "/proc/self/status", "a kernel file"),
     (
         "runtime/src/adapter/install.rs",
         "read_to_string(marker)",

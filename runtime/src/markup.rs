@@ -23,7 +23,7 @@ pub fn xml(text: &str) -> String {
             '\r' => out.push_str("&#13;"),
             c if xml_forbidden(c) => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
             // Shown, not obeyed: a bidi override would reorder what a CI page shows.
-            c if crate::visible::is_bidi_control(c) => {
+            c if robotstxt_suite::visible::is_bidi_control(c) => {
                 out.push_str(&format!("&lt;U+{:04X}&gt;", c as u32))
             }
             c => out.push(c),
@@ -49,7 +49,7 @@ pub fn html(text: &str) -> String {
             '\'' => out.push_str("&#39;"),
             // Shown, not obeyed: a bidi override would reorder the page (visual spoofing), and
             // controls other than line breaks have no place in a page's text.
-            c if crate::visible::is_bidi_control(c)
+            c if robotstxt_suite::visible::is_bidi_control(c)
                 || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')) =>
             {
                 out.push_str(&format!("&lt;U+{:04X}&gt;", c as u32))
@@ -86,7 +86,7 @@ pub fn md(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
             '\n' | '\r' | '\t' => out.push(' '),
-            c if crate::visible::is_control_or_bidi(c) => {
+            c if robotstxt_suite::visible::is_control_or_bidi(c) => {
                 out.push_str(&format!("\\u{{{:X}}}", c as u32))
             }
             c => out.push(c),
@@ -101,7 +101,7 @@ pub fn md_code(text: &str) -> String {
     let shown: String = text
         .chars()
         .map(|c| {
-            if crate::visible::is_control_or_bidi(c) {
+            if robotstxt_suite::visible::is_control_or_bidi(c) {
                 format!("\\u{{{:X}}}", c as u32)
             } else {
                 c.to_string()
@@ -124,10 +124,10 @@ pub fn md_cell(code: &str) -> String {
 }
 
 /// A fenced Markdown code block holding `text`, its controls and bidi controls made visible
-/// ([`crate::visible::shown`]): the fence is longer than any run of backticks inside, so the
+/// ([`robotstxt_suite::visible::shown`]): the fence is longer than any run of backticks inside, so the
 /// content cannot close it.
 pub fn md_fence(text: &str) -> String {
-    let text = crate::visible::shown(text);
+    let text = robotstxt_suite::visible::shown(text);
     let text = text.as_ref();
     let fence = "`".repeat(longest_run(text, '`').max(2) + 1);
     let body = text.trim_end_matches('\n');
