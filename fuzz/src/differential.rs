@@ -11,11 +11,9 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use robotstxt_suite::engine::{Engine, Reply};
 use robotstxt_fuzzer::session::finding_case;
-use robotstxt_fuzzer::{
-    reduce, sample_with, Candidate, EngineJudge, Judgement, Oracle, Signature,
-};
+use robotstxt_fuzzer::{reduce, sample_with, Candidate, EngineJudge, Judgement, Oracle, Signature};
+use robotstxt_suite::engine::{Engine, Reply};
 
 use crate::engines::{Robotstxt, TextingRobots};
 

@@ -6,10 +6,10 @@
 //! inserted after any line. Both texts make these so: CR, CR LF and LF end lines alike, and a
 //! comment-only line is discarded without ending a record (1994) or is an empty line (RFC 9309).
 
-use robotstxt_reference::{Profile, Robots};
-use robotstxt_suite::engine::Query;
 use robotstxt_fuzzer::candidate::split;
 use robotstxt_fuzzer::queries::candidates;
+use robotstxt_reference::{Profile, Robots};
+use robotstxt_suite::engine::Query;
 
 /// Agents and paths asked per input, at most.
 const MAX_SIDE: usize = 6;

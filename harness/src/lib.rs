@@ -4,10 +4,12 @@
 //! The corpus, the engines and scoring are `robotstxt-suite`'s; the adapters, their processes and
 //! the loop that drives many engines at once are `robotstxt-runtime`'s. This crate is what the
 //! `robotstxt-test` binary does with them: it shows what a run found ([`output`]), builds the
-//! published compatibility reports ([`report`]), asks one body of many engines at once
-//! ([`compare`]), fuzzes for new disagreements and minimizes them ([`fuzz`]) and surveys real
-//! files ([`survey`]), writing its files whole or not at all ([`atomic`], [`swap`]). Before a run
-//! is judged, published or written down as expectations, [`settle`] asks its suspects again.
+//! published compatibility reports ([`report`]), says what changed between two results files
+//! ([`diff`]) and asks one body of many engines at once ([`compare`]), grouping non-passes by
+//! cause for all of them ([`grouping`]). Before a run is judged, published or written down as
+//! expectations, [`settle`] asks its suspects again. The other products have crates of their own,
+//! which the command line calls: the fuzzer (`robotstxt-fuzzer`) and the survey
+//! (`robotstxt-survey`).
 
 #![forbid(unsafe_code)]
 

@@ -4,7 +4,7 @@
 //! through [`write_atomic`]: the bytes go to a temporary file beside the target (same folder, so
 //! the same file system; made by `tempfile`), are flushed to disk, and only then renamed over the
 //! target. A run that fails or is interrupted before the rename leaves the previous file as it
-//! was. Temporaries are registered with [`robotstxt_runtime::signals`], so an interrupt removes
+//! was. Temporaries are registered with [`crate::signals`], so an interrupt removes
 //! them too; one left by a process that was killed outright is removed by the next write into
 //! its folder ([`remove_stale_temporaries`]). A whole folder of files is replaced by
 //! [`crate::swap`].

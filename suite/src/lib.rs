@@ -9,8 +9,7 @@
 //! nothing else: no processes, no reports.
 //!
 //! It also holds what the `robotstxt-test` application builds on and a parser author may reuse:
-//! asking a suspect check again ([`reask`]), what causes a parser to answer otherwise ([`cause`])
-//! and the non-passes of a run grouped by it ([`grouping`]),
+//! asking a suspect check again ([`reask`]), what causes a parser to answer otherwise ([`cause`]),
 //! expectation files and the gate that judges a run against one ([`expectations`]), and the text
 //! blocks that show a case and a failure ([`blocks`], [`visible`]), and the corpus's own version,
 //! which results cite, with the digest of the cases as run ([`release`]).

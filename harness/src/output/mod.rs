@@ -1,7 +1,7 @@
 //! What `run` prints and writes: a JSON document per engine and the human text (here, with the
 //! blocks of text that show a case and a result to people from `robotstxt_suite::blocks`), a
 //! Markdown summary for CI job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every
-//! writer uses ([`markup`]).
+//! writer uses is the runtime's (`robotstxt_runtime::markup`).
 
 pub mod github;
 pub mod grouped;
