@@ -14,7 +14,7 @@ if (!version) {
 	process.exit(2);
 }
 const name = `@robotstxt-test/${os}-${cpu}`;
-const exe = os === 'win32' ? 'robotstxt-test.exe' : 'robotstxt-test';
+const exe = 'robotstxt-test'; // Unix only, as the binary is
 fs.mkdirSync(path.join(out, 'bin'), { recursive: true });
 fs.copyFileSync(binary, path.join(out, 'bin', exe));
 fs.chmodSync(path.join(out, 'bin', exe), 0o755);

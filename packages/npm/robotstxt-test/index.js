@@ -17,8 +17,7 @@ function binaryPath() {
 				'--no-optional), or set ROBOTSTXT_TEST_BINARY to a robotstxt-test binary.'
 		);
 	}
-	const exe = process.platform === 'win32' ? 'robotstxt-test.exe' : 'robotstxt-test';
-	return path.join(path.dirname(manifest), 'bin', exe);
+	return path.join(path.dirname(manifest), 'bin', 'robotstxt-test');
 }
 
 module.exports = { binaryPath, platformPackage };

@@ -42,11 +42,10 @@ def binary() -> str:
     chosen = os.environ.get("ROBOTSTXT_TEST_BINARY")
     if chosen:
         return chosen
-    exe = "robotstxt-test" + (".exe" if sys.platform == "win32" else "")
+    exe = "robotstxt-test"
     scripts = [sysconfig.get_path("scripts")]
-    user_scheme = f"{os.name}_user" if os.name != "posix" else "posix_user"
     try:
-        scripts.append(sysconfig.get_path("scripts", scheme=user_scheme))
+        scripts.append(sysconfig.get_path("scripts", scheme="posix_user"))  # pip install --user
     except KeyError:
         pass
     for folder in scripts:
