@@ -125,10 +125,8 @@ def gate(config: dict, expectations: str, update: bool, cwd: str, timeout=None) 
         proc = _run(args + ["--format", "json"], cwd)
         # 0 as expected, 1 a regression, 4 an unstable answer; anything else is no verdict.
         if proc.returncode not in (0, 1, 4):
-            raise RunError(_said(proc))
+            raise RunError(_said(proc, args, cwd))
         document = json.loads(proc.stdout)
-        if document.get("unavailable"):
-            raise RunError(f"the adapter broke down: {document['unavailable']}\n{proc.stderr}")
         if update:
             retitle(
                 expectations,
@@ -186,6 +184,12 @@ def _run(args: List[str], cwd: str) -> subprocess.CompletedProcess:
     return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True)
 
 
-def _said(proc: subprocess.CompletedProcess) -> str:
-    said = (proc.stderr.strip() + "\n" + proc.stdout.strip()).strip()
-    return f"robotstxt-test exited {proc.returncode}:\n{said}"
+def _said(proc: subprocess.CompletedProcess, args=None, cwd=None) -> str:
+    """Why the binary gave no verdict, in its own words. For an adapter that would not run (3),
+    that is its text output, which holds the adapter's stderr (a traceback), not the JSON."""
+    said = proc.stderr
+    if proc.returncode == 3 and args:
+        again = _run(args, cwd)
+        said = again.stdout + again.stderr
+    lines = [line for line in said.splitlines() if not line.startswith("corpus: ")]
+    return f"robotstxt-test exited {proc.returncode}:\n" + "\n".join(lines).strip()

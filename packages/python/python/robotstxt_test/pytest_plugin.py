@@ -113,4 +113,5 @@ def pytest_terminal_summary(terminalreporter):
         if isinstance(judged, _gate.Judged):
             terminalreporter.write_line(judged.summary())
         else:
-            terminalreporter.write_line(str(judged).splitlines()[0])
+            # The first lines (the exit status and what the binary said); each test has it all.
+            terminalreporter.write_line("\n".join(str(judged).splitlines()[:2]))
