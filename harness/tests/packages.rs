@@ -285,6 +285,7 @@ fn the_wheel_installs_without_rust_and_its_pytest_plugin_gates_protego() {
         output_of(user("robotstxt-test").arg("--version")),
     );
     assert_eq!(version.stdout, workspace_version());
+    everything_else_works(&project, &mut || user("robotstxt-test"));
 
     // One test per case; the failing ones are the carried adapter's, and so are the counts.
     let carried = carried("python-protego");
@@ -368,6 +369,64 @@ fn the_wheel_installs_without_rust_and_its_pytest_plugin_gates_protego() {
         "{}",
         broken.stdout
     );
+}
+
+/// What the main README shows, from the installed binary in a folder that is no checkout: a
+/// carried adapter (Python's own, installed into a cache folder of the test's), `compare`,
+/// `report` and `fuzz`.
+fn everything_else_works(dir: &Path, binary: &mut dyn FnMut() -> Command) {
+    let cache = dir.join(".cache");
+    let mut run = |args: &[&str]| {
+        let mut command = binary();
+        command.args(args).arg("--cache-dir").arg(&cache);
+        output_of(&mut command)
+    };
+    let scored = run(&["run", "--adapter", "python-urllib", "--format", "json"]);
+    assert!(scored.code <= 1, "{scored:?}");
+    assert!(
+        scored.stdout.contains("\"adapter\": \"python-urllib\""),
+        "{scored:?}"
+    );
+    std::fs::write(
+        dir.join("robots.txt"),
+        "User-agent: *\nDisallow: /private\n",
+    )
+    .unwrap();
+    let compared = run(&[
+        "compare",
+        "--robots",
+        "robots.txt",
+        "--url",
+        "https://example.org/private/x",
+        "--agent",
+        "FooBot",
+        "--adapter",
+        "python-urllib",
+    ]);
+    assert!(
+        compared.stdout.contains("1 adapter, 1 query: 1 agree"),
+        "{compared:?}"
+    );
+    let report = run(&["report", "--adapter", "python-urllib", "--out", "report"]);
+    assert_eq!(report.code, 0, "{report:?}");
+    assert!(
+        dir.join("report/badges/python-urllib.svg").is_file(),
+        "{report:?}"
+    );
+    let fuzzed = run(&[
+        "fuzz",
+        "--adapter",
+        "python-urllib",
+        "--time",
+        "2",
+        "--seed",
+        "1",
+        "--out",
+        "findings",
+    ]);
+    // 1 when it saved new findings, as `run` is 1 when a check failed.
+    assert!(fuzzed.code <= 1, "{fuzzed:?}");
+    assert!(fuzzed.stdout.contains("findings"), "{fuzzed:?}");
 }
 
 /// `node --test`'s closing counts (`# tests 571`, `# pass 518`, ...), by word.
