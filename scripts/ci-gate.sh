@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The regression gate of a parser's own repository, as the composite action in action.yml runs it
-# (and as any other CI can): install robotstxt-test at a pinned version, run the corpus against
+# (and as any other CI can): install robotstxt-test at a pinned version (the wheel from PyPI,
+# which carries the binary: nothing is compiled), run the corpus against
 # the parser's adapter and its expectation file, write JUnit, and put the diff against the
 # expectations into the job summary. Exit status: the gate's (0 as expected, 1 a regression,
 # 2 bad input, 3 the adapter could not run, 4 an unstable answer).
@@ -11,8 +12,11 @@
 #   RTT_VERSION         the robotstxt-test release to install (default: the action's own)
 #   RTT_JUNIT           where to write JUnit XML (default: robotstxt-test-junit.xml)
 #   RTT_FORMAT          what to print: github (annotations, under GitHub Actions) or markdown
-#   RTT_INSTALL_ROOT    where to install it (default: $RUNNER_TEMP or $TMPDIR, /robotstxt-test)
-#   RTT_SOURCE          a checkout of robotstxt-test to install from instead of its git tag
+#   RTT_INSTALL_ROOT    where to install it (default: $RUNNER_TEMP or $TMPDIR, /robotstxt-test):
+#                       a venv, with the binary in its bin/
+#   RTT_PACKAGE         what pip installs there (default: robotstxt-test==$RTT_VERSION from PyPI),
+#                       such as a wheel file built by scripts/build-packages.sh
+#   RTT_SOURCE          a checkout of robotstxt-test to compile and install with cargo instead
 #   GITHUB_STEP_SUMMARY where the summary goes, when set (GitHub Actions sets it)
 set -euo pipefail
 
@@ -35,8 +39,10 @@ if ! "$bin" --version 2>/dev/null | grep -q "^robotstxt-test $version "; then
     if [ -n "${RTT_SOURCE:-}" ]; then
         cargo install --quiet --locked --root "$root" --path "$RTT_SOURCE/harness"
     else
-        cargo install --quiet --locked --root "$root" \
-            --git https://github.com/robotstxt-test/robotstxt-test --tag "v$version" robotstxt-test
+        # The wheel carries the binary for the runner's platform: no Rust toolchain needed.
+        python3 -m venv "$root"
+        "$root/bin/pip" install --quiet --disable-pip-version-check \
+            "${RTT_PACKAGE:-robotstxt-test==$version}"
     fi
 fi
 "$bin" --version

@@ -1,7 +1,8 @@
 //! `scripts/ci-gate.sh`, the steps of `action.yml`, run as a parser author's repository runs
 //! them: in a folder of its own holding an adapter and its expectation file, installing
-//! robotstxt-test (from this checkout, through `RTT_SOURCE`, where the action installs a tagged
-//! release), green with the expectations as written and red after one is edited.
+//! robotstxt-test (compiled from this checkout, through `RTT_SOURCE`, where the action installs
+//! the release's wheel; `harness/tests/packages.rs` runs it with the wheel built here), green with
+//! the expectations as written and red after one is edited.
 
 mod common;
 
