@@ -7,10 +7,14 @@
 //!
 //! Carried crawlers are folders under `crawlers/` ([`crawler`]), installed through the runtime's
 //! install code, cache and lock, as adapters are. The application's `crawl` and `crawlers`
-//! commands are thin: they parse flags and call [`cli`].
+//! commands are thin: they parse flags and call [`app`].
 
+pub mod app;
 pub mod case;
 pub mod command;
+pub mod crawler;
+pub mod expectations;
+pub mod output;
 pub mod process;
 pub mod runner;
 pub mod score;
