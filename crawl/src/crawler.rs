@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use robotstxt_reference::Profile;
 use robotstxt_runtime::adapter::manifest::{Adapter, AgentForm, Manifest, Package, SetupStep};
 use robotstxt_runtime::cache::Places;
-use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::input::{read_bytes, Format, Input};
 use robotstxt_suite::limits::MANIFEST;
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::visible::is_control_or_bidi;
@@ -135,17 +135,20 @@ impl Carried {
                 ));
             }
         }
+        let scripts = folder_texts(dir);
         for departure in &manifest.departures {
             let flag = departure.flag.split('=').next().unwrap_or(&departure.flag);
-            let in_command = manifest
-                .run
-                .iter()
+            let in_command = (manifest.run.iter())
                 .chain(setup_texts(&manifest.setup).iter())
+                .chain(scripts.iter())
                 .any(|a| a.contains(flag));
             if !in_command || departure.why.trim().is_empty() {
                 return Err(at(
                     "departures",
-                    format!("`{}` must be in `run` and say why", departure.flag),
+                    format!(
+                        "`{}` must be in `run` or a file of the folder, and say why",
+                        departure.flag
+                    ),
                 ));
             }
         }
@@ -226,6 +229,27 @@ impl Carried {
         }
     }
 }
+
+/// The text of each file in the crawler's folder but its manifest (the scripts that set a
+/// crawler's options), each read up to a cap.
+fn folder_texts(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut texts = Vec::new();
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.file_name().is_some_and(|n| n == MANIFEST_FILE) {
+            continue;
+        }
+        if let Ok(bytes) = read_bytes(&path, SCRIPT_CAP) {
+            texts.push(String::from_utf8_lossy(&bytes).into_owned());
+        }
+    }
+    texts
+}
+
+/// Largest script read when looking for a departure's flag.
+const SCRIPT_CAP: u64 = 1 << 20;
 
 fn setup_texts(steps: &[SetupStep]) -> Vec<String> {
     steps

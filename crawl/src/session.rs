@@ -193,9 +193,18 @@ fn watch(
     status
 }
 
+/// The last lines of the crawler's stderr, read from at most its last 64 KiB: a crawler may
+/// write gigabytes there.
 fn stderr_tail(workdir: &Path) -> String {
-    let text = std::fs::read(workdir.join("stderr.txt")).unwrap_or_default();
-    let text = String::from_utf8_lossy(&text);
+    use std::io::{Read, Seek, SeekFrom};
+    const TAIL: u64 = 64 * 1024;
+    let mut bytes = Vec::new();
+    if let Ok(mut file) = std::fs::File::open(workdir.join("stderr.txt")) {
+        let length = file.metadata().map_or(0, |m| m.len());
+        let _ = file.seek(SeekFrom::Start(length.saturating_sub(TAIL)));
+        let _ = file.take(TAIL).read_to_end(&mut bytes);
+    }
+    let text = String::from_utf8_lossy(&bytes);
     let lines: Vec<&str> = text.lines().collect();
     let tail = lines[lines.len().saturating_sub(15)..].join("\n");
     robotstxt_suite::visible::cut_middle(&tail, 3000).into_owned()
