@@ -41,6 +41,8 @@ pub struct Options {
     pub jobs: usize,
     /// The crawlers folder; default the checkout's `crawlers/`.
     pub crawlers_dir: Option<PathBuf>,
+    /// Write the published pages (`crawlers.md`, `crawlers/<name>.md`, `crawl-results.json`) here.
+    pub pages: Option<PathBuf>,
 }
 
 /// Why `crawl` could not run: bad input (exit 2) or output not written (exit 5).
@@ -71,7 +73,14 @@ pub fn load_cases(paths: &[PathBuf]) -> Result<Vec<AccessCase>, AppError> {
         return Ok(cases);
     }
     if let Some(root) = current_checkout() {
-        return case::load(&root.join("cases/access")).map_err(problems);
+        let mut cases = case::load(&root.join("cases/access")).map_err(problems)?;
+        // Named from the checkout's root, as the published pages show them.
+        for case in &mut cases {
+            if let Ok(relative) = case.file.strip_prefix(&root) {
+                case.file = relative.to_owned();
+            }
+        }
+        return Ok(cases);
     }
     let mut cases = Vec::new();
     for (path, bytes) in robotstxt_suite::embedded::case_files() {
@@ -99,6 +108,8 @@ pub fn carried(dir: Option<&Path>) -> Result<Vec<Carried>, AppError> {
             ))
         }
     };
+    // Absolute: a crawler runs in a folder of its own, and `{dir}` must still find its scripts.
+    let root = std::fs::canonicalize(&root).unwrap_or(root);
     let workspace = checkout.clone().unwrap_or_else(|| root.join(".."));
     let places = Places::checkout(&workspace);
     load_all(&root, &places, &workspace.join("adapters")).map_err(|problems| AppError::Problems {
@@ -248,6 +259,16 @@ pub fn crawl(options: &Options, out: &mut dyn Write) -> Result<u8, AppError> {
     };
     out.write_all(text.as_bytes())
         .map_err(|e| AppError::Output(format!("standard output: {e}")))?;
+    if let Some(dir) = &options.pages {
+        let described = if options.crawler_cmd.is_some() {
+            Vec::new()
+        } else {
+            carried(options.crawlers_dir.as_deref())?
+        };
+        crate::pages::write_pages(dir, &runs, &cases, &described)
+            .map_err(|e| AppError::Output(format!("{}: {e}", dir.display())))?;
+        eprintln!("wrote the crawl pages into {}", dir.display());
+    }
     if let Some(path) = &options.update_expectations {
         let written = Expectations::from_runs(&runs).to_yaml();
         std::fs::write(path, written)

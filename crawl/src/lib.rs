@@ -15,6 +15,7 @@ pub mod command;
 pub mod crawler;
 pub mod expectations;
 pub mod output;
+pub mod pages;
 pub mod process;
 pub mod runner;
 pub mod score;

@@ -67,6 +67,10 @@ pub struct Args {
     /// The folder of carried crawlers. Default: the checkout's `crawlers/`.
     #[arg(long = "crawlers", value_name = "DIR")]
     crawlers_dir: Option<PathBuf>,
+    /// Also write the published pages into DIR: crawlers.md, crawlers/<name>.md (every failure
+    /// with the site's request log) and crawl-results.json.
+    #[arg(long, value_name = "DIR")]
+    pages: Option<PathBuf>,
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
@@ -91,6 +95,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         },
         jobs: usize::try_from(args.jobs).unwrap_or(4),
         crawlers_dir: args.crawlers_dir,
+        pages: args.pages,
     };
     let code = app::crawl(&options, &mut std::io::stdout().lock())?;
     Ok(exit_of(code))
