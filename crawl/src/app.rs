@@ -256,6 +256,7 @@ pub fn crawl(options: &Options, out: &mut dyn Write) -> Result<u8, AppError> {
         Format::Json => output::json(&runs),
         Format::Junit => output::junit(&runs, &cases),
         Format::Markdown => output::markdown(&runs),
+        Format::Github => output::github(&runs, &cases),
     };
     out.write_all(text.as_bytes())
         .map_err(|e| AppError::Output(format!("standard output: {e}")))?;

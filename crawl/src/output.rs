@@ -20,6 +20,8 @@ pub enum Format {
     Json,
     Junit,
     Markdown,
+    /// GitHub Actions annotations: an `::error` per failed check, on its case's line.
+    Github,
 }
 
 /// One line of counts.
@@ -333,6 +335,44 @@ pub fn junit(runs: &[CrawlerRun], cases: &[AccessCase]) -> String {
         out.push_str("  </testsuite>\n");
     }
     out.push_str("</testsuites>\n");
+    out
+}
+
+/// GitHub Actions annotations: each failed check an `::error` on its case's `name:` line, then
+/// the counts of each crawler.
+pub fn github(runs: &[CrawlerRun], cases: &[AccessCase]) -> String {
+    // Workflow commands end at a line feed and take `%`, `\r`, `\n` escaped.
+    let escape = |s: &str| {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    };
+    let mut out = String::new();
+    for run in runs {
+        for case_run in &run.cases {
+            let Some(case) = cases.iter().find(|c| c.id == case_run.case_id) else {
+                continue;
+            };
+            for check in case_run.checks.iter().filter(|c| c.outcome.is_failure()) {
+                let file = escape(&case.file.display().to_string()).replace(',', "%2C");
+                let _ = writeln!(
+                    out,
+                    "::error file={file},line={},title={}::{}",
+                    case.line,
+                    escape(&format!("{} {}", run.crawler, check.id))
+                        .replace(',', "%2C")
+                        .replace(':', "%3A"),
+                    escape(&format!(
+                        "{}: {} ({})",
+                        check.target,
+                        check.observed,
+                        cause(case, case_run, check)
+                    ))
+                );
+            }
+        }
+        let _ = writeln!(out, "{}", counts_line(run));
+    }
     out
 }
 

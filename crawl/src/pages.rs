@@ -12,6 +12,7 @@ use crate::case::AccessCase;
 use crate::crawler::Carried;
 use crate::output::{case_block, cause, json, markdown};
 use crate::runner::CrawlerRun;
+use crate::score::Outcome;
 use crate::session::AGENT;
 
 /// Writes the pages into `dir` (created if missing); `carried` describes the crawlers run.
@@ -73,6 +74,29 @@ fn summary(runs: &[CrawlerRun], cases: &[AccessCase]) -> String {
     out
 }
 
+/// What the crawler did where the profile leaves the point open: shown, never scored.
+fn open_points(run: &CrawlerRun) -> String {
+    let open: Vec<_> = (run.cases.iter())
+        .flat_map(|c| &c.checks)
+        .filter(|c| c.outcome == Outcome::Unspecified)
+        .collect();
+    if open.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\n## Open points\n\nWhat {} did where `{}` leaves the point open (not scored):\n\n| check | what it did |\n|---|---|\n",
+        run.crawler, run.profile
+    );
+    for check in open {
+        let _ = writeln!(
+            out,
+            "| `{}` {} | {} |",
+            check.id, check.target, check.observed
+        );
+    }
+    out
+}
+
 fn crawler_page(run: &CrawlerRun, cases: &[AccessCase], carried: Option<&Carried>) -> String {
     let mut out = format!("# {}\n\n", run.crawler);
     if let Some(c) = carried {
@@ -111,6 +135,7 @@ fn crawler_page(run: &CrawlerRun, cases: &[AccessCase], carried: Option<&Carried
     if failed.is_empty() {
         out.push_str("\nEvery case with data passed every scored check.\n");
     }
+    out.push_str(&open_points(run));
     for case_run in failed {
         if let Some(case) = cases.iter().find(|c| c.id == case_run.case_id) {
             let _ = write!(

@@ -101,6 +101,20 @@ fn json_and_junit_carry_every_check_and_the_gate_passes_on_its_own_file() {
         .stdout,
     );
     assert_eq!(junit.matches("<failure").count(), 6, "{junit}");
+    let github = text(
+        &crawl(
+            "allow-on-5xx",
+            &[&cases[..], &["--format", "github"]].concat(),
+        )
+        .stdout,
+    );
+    let errors: Vec<&str> = github
+        .lines()
+        .filter(|l| l.starts_with("::error "))
+        .collect();
+    assert_eq!(errors.len(), 6, "{github}");
+    let first = "::error file=cases/access/faults.yaml,line=4,title=crawler-cmd access/faults/reset-before-status#0::a:/private: fetched";
+    assert!(errors[0].starts_with(first), "{github}");
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("expectations.yaml");

@@ -19,6 +19,8 @@ pub enum Format {
     Json,
     Junit,
     Markdown,
+    /// GitHub Actions annotations: an error per failed check, on its case's line.
+    Github,
 }
 
 /// Run the access cases against real crawlers: a loopback site per case, a fresh crawler process
@@ -84,6 +86,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             Format::Json => CrawlFormat::Json,
             Format::Junit => CrawlFormat::Junit,
             Format::Markdown => CrawlFormat::Markdown,
+            Format::Github => CrawlFormat::Github,
         },
         verbose: args.verbose,
         expectations: args.expectations,
