@@ -6,8 +6,9 @@
 //! take other ports of 127.0.0.1: still other authorities, as RFC 9309 counts them.
 //!
 //! Everything is bounded: at most `max_requests` requests are answered (the next one marks the
-//! site flooded and is dropped), a connection is closed after one answer or after a few idle
-//! seconds, and [`Site::stop`] ends every thread within a tenth of a second, ports included.
+//! site flooded and is dropped), at most 64 connections are open at once (one more marks it
+//! flooded too), a connection is closed after one answer or after a few idle seconds, and
+//! [`Site::stop`] ends every thread within a tenth of a second, ports included.
 
 pub mod answer;
 
@@ -28,6 +29,9 @@ const TICK: Duration = Duration::from_millis(20);
 const MAX_HEAD: usize = 16 * 1024;
 /// A connection that sends nothing for this long is closed.
 const IDLE: Duration = Duration::from_secs(5);
+/// Connections open at once; one more is closed at once. A crawler opening connections and
+/// sending nothing would otherwise hold a thread each until they idle out.
+const MAX_OPEN: usize = 64;
 
 /// Which of the site's authorities a request reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -203,6 +207,10 @@ fn bind_or_localhost(ip: Ipv4Addr) -> io::Result<TcpListener> {
 fn accept_loop(listener: &TcpListener, at: Where, shared: &Arc<Shared>) {
     while !shared.stop.load(Ordering::SeqCst) {
         match listener.accept() {
+            Ok((stream, _)) if shared.live.load(Ordering::SeqCst) >= MAX_OPEN => {
+                shared.flooded.store(true, Ordering::SeqCst);
+                drop(stream);
+            }
             Ok((stream, _)) => {
                 shared.live.fetch_add(1, Ordering::SeqCst);
                 let connection = Arc::clone(shared);
@@ -316,4 +324,84 @@ fn read_head(stream: &mut TcpStream, shared: &Shared) -> Option<Head> {
 /// The URL of `path` on `at`.
 fn url_of(shared: &Shared, at: Where, path: &str) -> String {
     format!("http://{}{path}", shared.addresses[at as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::parse;
+    use std::io::Write;
+    use std::path::Path;
+
+    fn site() -> Site {
+        let text = r#"cases:
+  - name: ok
+    spec: { norobots-1994: 'Disallow: "a"', rfc9309: 'RFC 9309 2.3: "a"' }
+    a: { robots: [ { status: 503 }, { body: "User-agent: *\nDisallow: /{token}\n" } ] }
+    checks:
+      - { url: a:/x, expect: fetched }
+"#;
+        let case = parse(text, Path::new("t.yaml"), "t").unwrap().remove(0);
+        Site::start(&case, "FooBot", 5).unwrap()
+    }
+
+    fn get(address: SocketAddr, target: &str) -> String {
+        let mut stream = TcpStream::connect(address).unwrap();
+        write!(
+            stream,
+            "GET {target} HTTP/1.1\r\nHost: x\r\nUser-Agent: FooBot/1\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    }
+
+    #[test]
+    fn robots_txt_answers_in_turn_and_every_request_is_logged() {
+        let site = site();
+        let a = site.address(Where::A);
+        assert!(get(a, "/robots.txt").starts_with("HTTP/1.1 503"));
+        let second = get(a, "/robots.txt");
+        assert!(second.ends_with("Disallow: /FooBot\n"), "{second}");
+        assert!(
+            get(a, "/robots.txt").starts_with("HTTP/1.1 200"),
+            "the last answer repeats"
+        );
+        let log = site.stop();
+        assert_eq!(log.len(), 3);
+        assert_eq!(log[0].user_agent.as_deref(), Some("FooBot/1"));
+        assert_eq!(log[0].answer, "503 text/plain, 0 bytes");
+    }
+
+    #[test]
+    fn past_the_request_cap_the_site_is_flooded_and_answers_nothing() {
+        let site = site();
+        let home = site.address(Where::Home);
+        for _ in 0..5 {
+            assert!(get(home, "/control").starts_with("HTTP/1.1 200"));
+        }
+        assert_eq!(get(home, "/control"), "");
+        assert!(site.flooded());
+        assert_eq!(site.stop().len(), 5);
+    }
+
+    #[test]
+    fn idle_connections_past_the_cap_are_refused_and_stop_frees_the_ports() {
+        let site = site();
+        let home = site.address(Where::Home);
+        let idle: Vec<TcpStream> = (0..MAX_OPEN + 8)
+            .map(|_| TcpStream::connect(home).unwrap())
+            .collect();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !site.flooded() && Instant::now() < deadline {
+            thread::sleep(TICK);
+        }
+        assert!(site.flooded());
+        let started = Instant::now();
+        drop(site);
+        assert!(started.elapsed() < Duration::from_secs(3));
+        assert!(TcpStream::connect(home).is_err());
+        drop(idle);
+    }
 }
