@@ -201,6 +201,9 @@ pub fn case_block(case: &AccessCase, run: &CaseRun) -> String {
     if let Some(note) = &case.note {
         let _ = writeln!(out, "     note: {}", shown(note));
     }
+    if let Some(reported) = &case.reported {
+        let _ = writeln!(out, "     reported: {}", shown(reported));
+    }
     let _ = writeln!(
         out,
         "     serves: {}; the crawler was told to send User-agent {AGENT:?}",
