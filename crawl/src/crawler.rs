@@ -22,7 +22,7 @@ use crate::runner::CrawlerUnderTest;
 pub const MANIFEST_FILE: &str = "crawler.yaml";
 
 /// Registries a crawler may come from.
-const REGISTRIES: [&str; 5] = ["debian", "pypi", "npm", "go", "maven"];
+const REGISTRIES: [&str; 6] = ["debian", "pypi", "npm", "go", "maven", "stdlib"];
 
 /// The robots.txt parser a crawler uses.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
