@@ -15,6 +15,7 @@ use robotstxt_suite::limits::CASE_FILE;
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::quotes;
 use robotstxt_suite::visible::is_control_or_bidi;
+use robotstxt_suite::walk;
 use serde::{Deserialize, Serialize};
 
 /// Largest generated padding, in KiB: past RFC 9309's 500 KiB floor, and no more.
@@ -234,17 +235,17 @@ impl AccessCase {
     }
 }
 
-/// Loads every `*.yaml` file under `root` (a folder, or one file) as access cases. `root` is
-/// named in ids relative to the folder holding `access/` when it has that shape.
+/// Loads every `*.yaml` file under `root` (a folder, or one file) as access cases, each with the
+/// id `access/<file stem>/<name>`; every file is read and every error returned.
 pub fn load(root: &Path) -> Result<Vec<AccessCase>, Vec<LocatedError>> {
-    let files = if root.is_dir() {
-        let mut files = Vec::new();
-        collect_yaml(root, &mut files).map_err(|e| vec![e])?;
-        files.sort();
-        files
-    } else {
-        vec![root.to_owned()]
-    };
+    // The suite's walk: a symbolic-link loop is an error, a file reached twice is read once.
+    let files = walk::files_with_extension(root, "yaml").map_err(|e| {
+        vec![LocatedError::new(
+            root,
+            None,
+            format!("cannot read the access cases: {e}"),
+        )]
+    })?;
     let mut cases = Vec::new();
     let mut errors = Vec::new();
     for file in files {
@@ -270,20 +271,6 @@ pub fn load(root: &Path) -> Result<Vec<AccessCase>, Vec<LocatedError>> {
     } else {
         Err(errors)
     }
-}
-
-fn collect_yaml(dir: &Path, files: &mut Vec<PathBuf>) -> Result<(), LocatedError> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| LocatedError::new(dir, None, format!("cannot read the folder: {e}")))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            collect_yaml(&path, files)?;
-        } else if path.extension().is_some_and(|e| e == "yaml") {
-            files.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// Parses one file's text; `group` is the file's stem, the middle of each case's id.
@@ -677,6 +664,19 @@ mod tests {
             );
         let error = parse_text(&text).unwrap_err().to_string();
         assert!(error.contains("norobots-1994 scores a check"), "{error}");
+    }
+
+    #[test]
+    fn a_folder_with_a_link_loop_is_an_error_not_a_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("status.yaml"), GOOD).unwrap();
+        std::os::unix::fs::symlink(".", dir.path().join("again")).unwrap();
+        let errors = load(dir.path()).unwrap_err();
+        assert!(
+            errors[0].to_string().contains("loops back"),
+            "{}",
+            errors[0]
+        );
     }
 
     #[test]
