@@ -8,6 +8,8 @@ use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
 
+use robotstxt_reference::Profile;
+
 use crate::case::AccessCase;
 use crate::crawler::Carried;
 use crate::output::{case_block, cause, json, markdown};
@@ -74,6 +76,45 @@ fn summary(runs: &[CrawlerRun], cases: &[AccessCase]) -> String {
     out
 }
 
+/// The same fetches scored under each profile, the claimed one marked.
+fn per_profile(run: &CrawlerRun, cases: &[AccessCase]) -> String {
+    let mut out = String::from(
+        "\nThe same fetches under each profile:\n\n| profile | passed | failed | faults | unspecified |\n|---|---:|---:|---:|---:|\n",
+    );
+    for profile in Profile::ALL {
+        let mut counts = [0usize; 4];
+        for case_run in &run.cases {
+            let Some(case) = cases.iter().find(|c| c.id == case_run.case_id) else {
+                continue;
+            };
+            for check in case_run.rescored(case, *profile) {
+                match check.outcome {
+                    Outcome::Pass => counts[0] += 1,
+                    Outcome::Fail => counts[1] += 1,
+                    Outcome::Fault => counts[2] += 1,
+                    Outcome::Unspecified => counts[3] += 1,
+                    Outcome::NoData => {}
+                }
+            }
+        }
+        let claimed = if profile.name() == run.profile {
+            " (claimed)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "| {}{claimed} | {} | {} | {} | {} |",
+            profile.name(),
+            counts[0],
+            counts[1],
+            counts[2],
+            counts[3]
+        );
+    }
+    out
+}
+
 /// What the crawler did where the profile leaves the point open: shown, never scored.
 fn open_points(run: &CrawlerRun) -> String {
     let open: Vec<_> = (run.cases.iter())
@@ -127,6 +168,7 @@ fn crawler_page(run: &CrawlerRun, cases: &[AccessCase], carried: Option<&Carried
         out.push('\n');
     }
     out.push_str(&markdown(std::slice::from_ref(run)));
+    out.push_str(&per_profile(run, cases));
     let failed: Vec<_> = (run.cases.iter())
         .filter(|c| {
             c.checks.iter().any(|k| k.outcome.is_failure()) || !c.data || !c.faults.is_empty()

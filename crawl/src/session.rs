@@ -142,10 +142,7 @@ pub fn run_case(
     }
     // Children left behind after a clean crawl are a fault of the process, not of what it
     // fetched; a hang or a flood taints the fetches themselves.
-    let stopped = faults
-        .iter()
-        .any(|f| matches!(f, CaseFault::Timeout { .. } | CaseFault::Flood { .. }));
-    let checks = score(case, &log, profile, stopped);
+    let checks = score(case, &log, profile, was_stopped(&faults));
     CaseRun {
         case_id: case.id.clone(),
         profile: profile.name().to_owned(),
@@ -156,6 +153,20 @@ pub fn run_case(
         log,
         stderr_tail,
         checks,
+    }
+}
+
+/// Whether the crawler was stopped for a hang or a flood, which taints what it fetched.
+pub fn was_stopped(faults: &[CaseFault]) -> bool {
+    faults
+        .iter()
+        .any(|f| matches!(f, CaseFault::Timeout { .. } | CaseFault::Flood { .. }))
+}
+
+impl CaseRun {
+    /// The same fetches scored under another profile.
+    pub fn rescored(&self, case: &AccessCase, profile: Profile) -> Vec<CheckResult> {
+        score(case, &self.log, profile, was_stopped(&self.faults))
     }
 }
 
