@@ -133,7 +133,7 @@ pub fn list(dir: Option<&Path>, out: &mut dyn Write) -> Result<u8, AppError> {
             None => m.robots_parser.name.clone(),
         };
         text.push_str(&format!(
-            "{:<12} {} {} ({}, {}); robots.txt: {parser}; {}: {state}\n",
+            "{:<14} {} {} ({}, {}); robots.txt: {parser}; {}: {state}\n",
             m.name, m.crawler, m.package.version, m.package.registry, m.profile, m.language
         ));
     }
