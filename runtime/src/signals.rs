@@ -38,6 +38,18 @@ static STARTS: Mutex<()> = Mutex::new(());
 /// Set once the harness is stopping everything: no start passes the gate after it.
 static STOPPING: AtomicBool = AtomicBool::new(false);
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// More clean-ups for [`stop_everything`], registered by code that starts processes this module
+/// cannot find by their group or pipe (a crawler's children that left both).
+static HOOKS: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
+
+/// Runs `hook` too when everything is stopped (an interrupt), after the adapters are killed.
+pub fn on_stop(hook: fn()) {
+    if let Ok(mut hooks) = HOOKS.lock() {
+        if !hooks.contains(&hook) {
+            hooks.push(hook);
+        }
+    }
+}
 
 /// Lists the other processes holding a pipe open, by the pipe's inode. The adapter processes
 /// register it (`adapter::holders`) before they adopt anything, so that this module, which the
@@ -82,6 +94,10 @@ pub fn stop_everything() {
     let running = RUNNING.lock().map(|r| r.clone()).unwrap_or_default();
     for adapter in running {
         stop(adapter);
+    }
+    let hooks = HOOKS.lock().map(|h| h.clone()).unwrap_or_default();
+    for hook in hooks {
+        hook();
     }
     let temporary = TEMPORARY.lock().map(|t| t.clone()).unwrap_or_default();
     for path in temporary {

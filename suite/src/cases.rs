@@ -69,9 +69,22 @@ impl Case {
 /// A problem in a case file, with where it is.
 pub type CaseError = LocatedError;
 
+/// The folder under a corpus root that holds access cases: what a crawler fetches around a
+/// robots.txt response, a format of their own read by `robotstxt-crawl`, not by this loader.
+pub const ACCESS_FOLDER: &str = "access";
+
+/// Whether a case file's group (its path under the corpus root, without `.yaml`) lies in the
+/// access cases' folder, which the parser corpus leaves to the crawl mode.
+pub fn is_access_group(group: &str) -> bool {
+    group
+        .strip_prefix(ACCESS_FOLDER)
+        .is_some_and(|rest| rest.starts_with('/'))
+}
+
 /// Loads every `*.yaml` file below each of `roots` (sorted, so ids come out in a stable order).
 /// A root may also be one case file, whose cases are then named after its stem. All files are
-/// read; every error found is returned, not only the first.
+/// read; every error found is returned, not only the first. Files under [`ACCESS_FOLDER`] are
+/// access cases and left out.
 pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
     let mut cases = Vec::new();
     let mut errors = Vec::new();
@@ -90,6 +103,9 @@ pub fn load_corpus(roots: &[PathBuf]) -> Result<Vec<Case>, Vec<CaseError>> {
         };
         for file in files {
             let group = group_of(root, &file);
+            if is_access_group(&group) {
+                continue;
+            }
             if group.chars().any(is_control_or_bidi) {
                 // A case's id is made of its file's name, and ids are shown everywhere.
                 let message = "the file's name holds a control or bidirectional character; \

@@ -59,6 +59,8 @@ pub enum Error {
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
+    Crawl(#[from] robotstxt_crawl::app::AppError),
+    #[error(transparent)]
     Cache(#[from] CacheError),
     #[error(transparent)]
     Materialise(#[from] MaterialiseError),
@@ -158,6 +160,8 @@ impl Error {
             | Error::Profile(_)
             | Error::Export(ExportError::NotEmpty(_) | ExportError::NotAFolder(_)) => Exit::Input,
             Error::Census(CensusError::Output(_)) => Exit::Output,
+            Error::Crawl(robotstxt_crawl::app::AppError::Output(_)) => Exit::Output,
+            Error::Crawl(_) => Exit::Input,
             Error::Census(_) => Exit::Input,
             Error::Adapter(_) => Exit::Unavailable,
             Error::Export(ExportError::Write { .. })

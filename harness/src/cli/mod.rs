@@ -6,6 +6,7 @@ mod cases;
 mod check;
 mod compare;
 mod corpus;
+mod crawl;
 mod diff;
 mod error;
 mod fuzz;
@@ -77,6 +78,8 @@ enum Command {
     Compare(compare::Args),
     Diff(diff::Args),
     Run(run::Args),
+    Crawl(crawl::Args),
+    Crawlers(crawl::CrawlersArgs),
     Report(report::Args),
     Adapters(adapters::Args),
     Cases(cases::Args),
@@ -102,6 +105,8 @@ pub fn execute(cli: Cli) -> Result<Exit, Error> {
         Command::Compare(args) => compare::execute(args),
         Command::Diff(args) => diff::execute(args),
         Command::Run(args) => run::execute(args),
+        Command::Crawl(args) => crawl::execute(args),
+        Command::Crawlers(args) => crawl::list(args),
         Command::Report(args) => report::execute(args),
         Command::Adapters(args) => adapters::execute(args),
         Command::Cases(args) => cases::execute(args),

@@ -59,6 +59,8 @@ pub const RESERVED: &[&str] = &[
     "performance",
     "reliability",
     "census",
+    "crawlers",
+    "crawl-results",
 ];
 
 /// A link to a check's cell in `index.html`.

@@ -1,0 +1,114 @@
+//! Every case against one crawler, a few cases at a time: each case has a site and a crawler
+//! process of its own, and most of a case is spent waiting (on a stall, on a crawler's timeout),
+//! so cases overlap rather than queue.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread;
+
+use robotstxt_reference::Profile;
+use serde::Serialize;
+
+use crate::case::AccessCase;
+use crate::command::CommandTemplate;
+use crate::score::Outcome;
+use crate::session::{run_case, Bounds, CaseRun};
+
+/// A crawler to run: its name, the profile it is scored under, and its command.
+#[derive(Debug, Clone)]
+pub struct CrawlerUnderTest {
+    pub name: String,
+    pub profile: Profile,
+    pub command: CommandTemplate,
+    /// Flags that depart from the crawler's defaults, and why, shown with its results.
+    pub departures: Vec<String>,
+}
+
+/// What one crawler did on every case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CrawlerRun {
+    pub crawler: String,
+    pub profile: String,
+    pub departures: Vec<String>,
+    pub cases: Vec<CaseRun>,
+}
+
+/// Counts of a crawler's checks by outcome.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub pass: usize,
+    pub fail: usize,
+    pub fault: usize,
+    pub unspecified: usize,
+    pub no_data: usize,
+    /// Cases with data (the control fetched).
+    pub cases_with_data: usize,
+    pub cases: usize,
+}
+
+impl CrawlerRun {
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts {
+            cases: self.cases.len(),
+            ..Counts::default()
+        };
+        for case in &self.cases {
+            counts.cases_with_data += usize::from(case.data);
+            for check in &case.checks {
+                match check.outcome {
+                    Outcome::Pass => counts.pass += 1,
+                    Outcome::Fail => counts.fail += 1,
+                    Outcome::Fault => counts.fault += 1,
+                    Outcome::Unspecified => counts.unspecified += 1,
+                    Outcome::NoData => counts.no_data += 1,
+                }
+            }
+        }
+        counts
+    }
+
+    /// Whether no case has data: nothing about this crawler can be scored.
+    pub fn has_no_data(&self) -> bool {
+        self.cases.iter().all(|c| !c.data)
+    }
+}
+
+/// Runs every case of `cases` against `crawler`, `jobs` at a time, in the cases' order;
+/// `progress` is called after each case.
+pub fn run_crawler(
+    crawler: &CrawlerUnderTest,
+    cases: &[AccessCase],
+    bounds: Bounds,
+    jobs: usize,
+    progress: &(dyn Fn(&CaseRun) + Sync),
+) -> CrawlerRun {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<CaseRun>>> = Mutex::new(vec![None; cases.len()]);
+    thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, 16) {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                let Some(case) = cases.get(index) else {
+                    break;
+                };
+                let run = run_case(case, &crawler.command, crawler.profile, bounds);
+                progress(&run);
+                if let Ok(mut results) = results.lock() {
+                    results[index] = Some(run);
+                }
+            });
+        }
+    });
+    let cases = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    CrawlerRun {
+        crawler: crawler.name.clone(),
+        profile: crawler.profile.name().to_owned(),
+        departures: crawler.departures.clone(),
+        cases,
+    }
+}

@@ -1,0 +1,201 @@
+//! The crawl mode against small crawlers of known behaviour (`fixtures/fake_crawler.py`): an
+//! obedient one passes every scored check, broken ones fail where they are broken, one that
+//! fetches nothing is no data, and hostile ones are stopped and leave nothing behind.
+
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use robotstxt_crawl::case::{self, AccessCase};
+use robotstxt_crawl::command::CommandTemplate;
+use robotstxt_crawl::process::any_marked_left;
+use robotstxt_crawl::runner::{run_crawler, CrawlerRun, CrawlerUnderTest};
+use robotstxt_crawl::score::Outcome;
+use robotstxt_crawl::session::{Bounds, CaseFault};
+use robotstxt_reference::Profile;
+
+fn access_cases() -> Vec<AccessCase> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/access");
+    case::load(&root).expect("the access cases load")
+}
+
+fn fake(mode: &str) -> CommandTemplate {
+    let script: PathBuf =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fake_crawler.py");
+    CommandTemplate::Argv(vec![
+        "python3".into(),
+        script.to_string_lossy().into_owned(),
+        mode.into(),
+        "{url}".into(),
+        "{agent}".into(),
+        "{timeout}".into(),
+    ])
+}
+
+fn bounds() -> Bounds {
+    Bounds {
+        request_timeout: 1,
+        case_limit: Duration::from_secs(20),
+        max_requests: 100,
+    }
+}
+
+/// One crawler at a time: "no marked process left" must not see another test's crawler.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn run(mode: &str, profile: Profile, cases: &[AccessCase], bounds: Bounds) -> CrawlerRun {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let crawler = CrawlerUnderTest {
+        name: mode.to_owned(),
+        profile,
+        command: fake(mode),
+        departures: Vec::new(),
+    };
+    let result = run_crawler(&crawler, cases, bounds, 6, &|_| {});
+    assert!(
+        !any_marked_left(),
+        "{mode}: a crawler process was left running"
+    );
+    result
+}
+
+/// Every check id not passed, with what was seen.
+fn failures(run: &CrawlerRun) -> Vec<String> {
+    (run.cases.iter())
+        .flat_map(|c| &c.checks)
+        .filter(|c| c.outcome.is_failure())
+        .map(|c| format!("{} {}: {}", c.id, c.target, c.observed))
+        .collect()
+}
+
+fn failed_cases(run: &CrawlerRun) -> Vec<&str> {
+    (run.cases.iter())
+        .filter(|c| c.checks.iter().any(|k| k.outcome.is_failure()))
+        .map(|c| c.case_id.as_str())
+        .collect()
+}
+
+#[test]
+fn an_obedient_crawler_passes_every_scored_check_under_both_profiles() {
+    let cases = access_cases();
+    for profile in Profile::ALL {
+        let run = run("obedient", *profile, &cases, bounds());
+        let counts = run.counts();
+        assert_eq!(failures(&run), Vec::<String>::new(), "{}", profile.name());
+        assert_eq!(counts.cases_with_data, cases.len(), "{}", profile.name());
+        assert!(counts.pass >= 15, "{counts:?}");
+        assert!(
+            run.cases.iter().all(|c| c.faults.is_empty()),
+            "{:?}",
+            run.cases
+        );
+    }
+}
+
+#[test]
+fn a_crawler_allowing_all_on_5xx_fails_the_5xx_reset_and_stall_cases() {
+    let run = run("allow-on-5xx", Profile::Rfc9309, &access_cases(), bounds());
+    let failed = failed_cases(&run);
+    for case in [
+        "access/status/server-error-500-html",
+        "access/status/unavailable-503-rules",
+        "access/faults/reset-before-status",
+        "access/faults/closed-mid-body",
+        "access/faults/stall-past-the-timeout",
+    ] {
+        assert!(failed.contains(&case), "{case} not failed: {failed:?}");
+    }
+    assert!(
+        !failed.contains(&"access/status/success-rules-obeyed"),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn a_crawler_that_never_reads_robots_txt_fails() {
+    let run = run(
+        "no-robots",
+        Profile::Norobots1994,
+        &access_cases(),
+        bounds(),
+    );
+    let failed = failed_cases(&run);
+    assert!(
+        failed.contains(&"access/status/success-rules-obeyed"),
+        "{failed:?}"
+    );
+    assert!(
+        failed.contains(&"access/authorities/robots-txt-per-authority"),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn a_crawler_that_fetches_nothing_is_no_data_never_a_pass() {
+    let run = run("nothing", Profile::Rfc9309, &access_cases(), bounds());
+    assert!(run.has_no_data());
+    let counts = run.counts();
+    assert_eq!(
+        (counts.pass, counts.fail, counts.fault),
+        (0, 0, 0),
+        "{counts:?}"
+    );
+    assert!(counts.no_data > 0);
+}
+
+fn one_case(id: &str) -> Vec<AccessCase> {
+    access_cases().into_iter().filter(|c| c.id == id).collect()
+}
+
+fn faults(run: &CrawlerRun) -> Vec<CaseFault> {
+    run.cases.iter().flat_map(|c| c.faults.clone()).collect()
+}
+
+#[test]
+fn a_hanging_crawler_is_stopped_at_the_limit_and_its_ports_are_closed() {
+    let cases = one_case("access/status/success-rules-obeyed");
+    let tight = Bounds {
+        case_limit: Duration::from_secs(2),
+        ..bounds()
+    };
+    let run = run("hang", Profile::Rfc9309, &cases, tight);
+    assert_eq!(faults(&run), [CaseFault::Timeout { seconds: 2 }]);
+    assert!(run.cases[0].seconds < 6.0, "{}", run.cases[0].seconds);
+    // The seed was fetched, so the site's home was listening: it is closed now.
+    let seed = &run.cases[0].log[0].host;
+    assert!(
+        TcpStream::connect_timeout(&seed.parse().unwrap(), Duration::from_millis(500)).is_err()
+    );
+}
+
+#[test]
+fn a_flooding_crawler_is_stopped_as_a_fault() {
+    let cases = one_case("access/status/success-rules-obeyed");
+    let run = run("flood", Profile::Rfc9309, &cases, bounds());
+    assert_eq!(faults(&run), [CaseFault::Flood { requests: 100 }]);
+    assert_eq!(run.cases[0].log.len(), 100);
+    assert!(run.cases[0]
+        .checks
+        .iter()
+        .any(|c| c.outcome == Outcome::Fault));
+}
+
+#[test]
+fn a_forking_crawler_has_its_detached_child_killed_and_recorded() {
+    let cases = one_case("access/status/success-rules-obeyed");
+    let run = run("fork", Profile::Rfc9309, &cases, bounds());
+    assert_eq!(faults(&run), [CaseFault::LeftBehind { processes: 1 }]);
+}
+
+#[test]
+fn a_crawler_exiting_part_way_is_a_fault_with_no_data() {
+    let cases = one_case("access/status/success-rules-obeyed");
+    let run = run("part-way", Profile::Rfc9309, &cases, bounds());
+    assert!(
+        matches!(faults(&run)[..], [CaseFault::ExitedPartWay { .. }]),
+        "{:?}",
+        faults(&run)
+    );
+    assert!(run.has_no_data());
+}
