@@ -9,6 +9,8 @@
 //! install code, cache and lock, as adapters are. The application's `crawl` and `crawlers`
 //! commands are thin: they parse flags and call [`app`].
 
+#![forbid(unsafe_code)]
+
 pub mod app;
 pub mod case;
 pub mod command;
