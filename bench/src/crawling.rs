@@ -6,13 +6,13 @@ use std::time::{Duration, Instant};
 
 use robotstxt_crawl::app::{carried, load_cases};
 use robotstxt_crawl::runner::run_crawler;
-use robotstxt_crawl::session::Bounds;
+use robotstxt_crawl::session::CaseBounds;
 use robotstxt_runtime::adapter::install::{self, Availability};
 
 /// `crawl`'s default of cases run at once.
 const JOBS: usize = 4;
 
-pub struct Figure {
+pub struct CrawlFigure {
     pub cases: usize,
     pub checks: usize,
     /// (crawler, seconds, cases with data).
@@ -22,9 +22,9 @@ pub struct Figure {
     pub left_out: Vec<String>,
 }
 
-pub fn run(cases_dir: &Path, crawlers_dir: &Path) -> anyhow::Result<Figure> {
+pub fn run(cases_dir: &Path, crawlers_dir: &Path) -> anyhow::Result<CrawlFigure> {
     let cases = load_cases(&[cases_dir.to_owned()])?;
-    let mut figure = Figure {
+    let mut figure = CrawlFigure {
         cases: cases.len(),
         checks: cases.iter().map(|c| c.checks.len()).sum(),
         crawlers: Vec::new(),
@@ -43,7 +43,7 @@ pub fn run(cases_dir: &Path, crawlers_dir: &Path) -> anyhow::Result<Figure> {
         install::install(&adapter, false, &mut |line| eprintln!("{line}"))?;
         let test = crawler.under_test(None);
         let one = Instant::now();
-        let run = run_crawler(&test, &cases, Bounds::default(), JOBS, &|_| {});
+        let run = run_crawler(&test, &cases, CaseBounds::default(), JOBS, &|_| {});
         let data = run.counts().cases_with_data;
         figure.crawlers.push((test.name, one.elapsed(), data));
     }

@@ -153,7 +153,7 @@ fn crawl_only(args: &Args) -> anyhow::Result<()> {
 
 const CRAWL_HEADING: &str = "## 5. Crawlers in the loop";
 
-fn write_crawling(report: &mut String, f: &crawling::Figure) {
+fn write_crawling(report: &mut String, f: &crawling::CrawlFigure) {
     let _ = writeln!(
         report,
         "{CRAWL_HEADING}\n\n`crawl --crawler all`: the {} access cases ({} checks) against every carried \

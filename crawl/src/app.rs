@@ -14,9 +14,9 @@ use crate::case::{self, AccessCase};
 use crate::command::CommandTemplate;
 use crate::crawler::{load_all, Carried};
 use crate::expectations::{judge, Expectations};
-use crate::output::{self, Format};
+use crate::output::{self, CrawlFormat};
 use crate::runner::{run_crawler, CrawlerRun, CrawlerUnderTest};
-use crate::session::Bounds;
+use crate::session::CaseBounds;
 
 /// Exit codes, as `run` uses them.
 pub const EXIT_OK: u8 = 0;
@@ -26,18 +26,18 @@ pub const EXIT_OUTPUT: u8 = 5;
 
 /// What `crawl` was asked.
 #[derive(Debug, Clone)]
-pub struct Options {
+pub struct CrawlOptions {
     /// Access case folders or files; default the checkout's `cases/access`, else the embedded.
     pub cases: Vec<PathBuf>,
     /// Carried crawlers by name, or `all`.
     pub crawlers: Vec<String>,
     pub crawler_cmd: Option<String>,
     pub profile: Option<Profile>,
-    pub format: Format,
+    pub format: CrawlFormat,
     pub verbose: bool,
     pub expectations: Option<PathBuf>,
     pub update_expectations: Option<PathBuf>,
-    pub bounds: Bounds,
+    pub bounds: CaseBounds,
     pub jobs: usize,
     /// The crawlers folder; default the checkout's `crawlers/`.
     pub crawlers_dir: Option<PathBuf>,
@@ -144,7 +144,7 @@ pub fn list(dir: Option<&Path>, out: &mut dyn Write) -> Result<u8, AppError> {
 
 /// The crawlers `options` name, installed; those that cannot run here are named on stderr and
 /// make the run exit 3.
-fn crawlers_under_test(options: &Options) -> Result<(Vec<CrawlerUnderTest>, bool), AppError> {
+fn crawlers_under_test(options: &CrawlOptions) -> Result<(Vec<CrawlerUnderTest>, bool), AppError> {
     if let Some(cmd) = &options.crawler_cmd {
         if !options.crawlers.is_empty() {
             return Err(AppError::Usage(
@@ -208,7 +208,7 @@ fn crawlers_under_test(options: &Options) -> Result<(Vec<CrawlerUnderTest>, bool
 }
 
 /// `crawl`: runs, prints, gates; returns the exit code.
-pub fn crawl(options: &Options, out: &mut dyn Write) -> Result<u8, AppError> {
+pub fn crawl(options: &CrawlOptions, out: &mut dyn Write) -> Result<u8, AppError> {
     let cases = load_cases(&options.cases)?;
     if cases.is_empty() {
         return Err(AppError::Usage(
@@ -252,11 +252,11 @@ pub fn crawl(options: &Options, out: &mut dyn Write) -> Result<u8, AppError> {
         runs.push(run);
     }
     let text = match options.format {
-        Format::Text => output::text(&runs, &cases, options.verbose),
-        Format::Json => output::json(&runs),
-        Format::Junit => output::junit(&runs, &cases),
-        Format::Markdown => output::markdown(&runs),
-        Format::Github => output::github(&runs, &cases),
+        CrawlFormat::Text => output::text(&runs, &cases, options.verbose),
+        CrawlFormat::Json => output::json(&runs),
+        CrawlFormat::Junit => output::junit(&runs, &cases),
+        CrawlFormat::Markdown => output::markdown(&runs),
+        CrawlFormat::Github => output::github(&runs, &cases),
     };
     out.write_all(text.as_bytes())
         .map_err(|e| AppError::Output(format!("standard output: {e}")))?;

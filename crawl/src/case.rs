@@ -24,16 +24,16 @@ pub const MAX_PADDING_KIB: u32 = 1024;
 /// One of the two authorities under test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Side {
+pub enum AuthorityId {
     A,
     B,
 }
 
-impl Side {
+impl AuthorityId {
     pub fn label(self) -> &'static str {
         match self {
-            Side::A => "a",
-            Side::B => "b",
+            AuthorityId::A => "a",
+            AuthorityId::B => "b",
         }
     }
 }
@@ -41,7 +41,7 @@ impl Side {
 /// A fault served instead of an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Fault {
+pub enum ServedFault {
     /// The connection is reset (RST) before the status line.
     Reset,
     /// The head and half the body are sent, then the connection is closed.
@@ -64,7 +64,7 @@ pub enum PaddingKind {
 /// One answer of the site, as written in a case.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Response {
+pub struct SiteAnswer {
     #[serde(default = "ok")]
     pub status: u16,
     /// `text/plain` unless given.
@@ -84,7 +84,7 @@ pub struct Response {
     #[serde(default)]
     pub location: Option<String>,
     #[serde(default)]
-    pub fault: Option<Fault>,
+    pub fault: Option<ServedFault>,
 }
 
 fn ok() -> u16 {
@@ -97,16 +97,16 @@ fn ok() -> u16 {
 pub struct Authority {
     /// Successive answers to `/robots.txt`; the last one repeats. None: a 404.
     #[serde(default)]
-    pub robots: Vec<Response>,
+    pub robots: Vec<SiteAnswer>,
     /// Other fixed answers (redirect hops, a moved robots.txt), by path.
     #[serde(default)]
-    pub paths: BTreeMap<String, Response>,
+    pub paths: BTreeMap<String, SiteAnswer>,
 }
 
 /// What a check expects under one profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Verdict {
+pub enum AccessVerdict {
     Fetched,
     NotFetched,
     /// For `robots-first`: robots.txt was asked before any page of the authority.
@@ -117,8 +117,8 @@ pub enum Verdict {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Expect {
-    Same(Verdict),
-    PerProfile(BTreeMap<String, Verdict>),
+    Same(AccessVerdict),
+    PerProfile(BTreeMap<String, AccessVerdict>),
 }
 
 /// A check as written: `url` (a page) or `robots-first` (an authority), and `expect`.
@@ -128,7 +128,7 @@ struct RawCheck {
     #[serde(default)]
     url: Option<String>,
     #[serde(default)]
-    robots_first: Option<Side>,
+    robots_first: Option<AuthorityId>,
     expect: Expect,
 }
 
@@ -136,7 +136,7 @@ struct RawCheck {
 #[serde(deny_unknown_fields)]
 struct RawCase {
     name: String,
-    spec: Spec,
+    spec: AccessSpec,
     #[serde(default)]
     note: Option<String>,
     #[serde(default)]
@@ -150,7 +150,7 @@ struct RawCase {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
-pub enum Spec {
+pub enum AccessSpec {
     Plain(String),
     PerProfile(BTreeMap<String, String>),
 }
@@ -166,9 +166,9 @@ struct RawFile {
 #[serde(rename_all = "kebab-case")]
 pub enum Target {
     /// A page on an authority under test.
-    Page { side: Side, path: String },
+    Page { side: AuthorityId, path: String },
     /// Whether `/robots.txt` of the authority came before any page of it.
-    RobotsFirst(Side),
+    RobotsFirst(AuthorityId),
 }
 
 impl Target {
@@ -181,18 +181,18 @@ impl Target {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Check {
+pub struct AccessCheck {
     pub target: Target,
     /// The verdict under each profile (every profile named; `unspecified` where open).
-    pub expect: BTreeMap<String, Verdict>,
+    pub expect: BTreeMap<String, AccessVerdict>,
 }
 
-impl Check {
-    pub fn verdict(&self, profile: Profile) -> Verdict {
+impl AccessCheck {
+    pub fn verdict(&self, profile: Profile) -> AccessVerdict {
         self.expect
             .get(profile.name())
             .copied()
-            .unwrap_or(Verdict::Unspecified)
+            .unwrap_or(AccessVerdict::Unspecified)
     }
 }
 
@@ -205,25 +205,25 @@ pub struct AccessCase {
     pub file: PathBuf,
     /// The line of `name:` in its file.
     pub line: usize,
-    pub spec: Spec,
+    pub spec: AccessSpec,
     pub note: Option<String>,
     pub reported: Option<String>,
     pub a: Authority,
     pub b: Authority,
-    pub checks: Vec<Check>,
+    pub checks: Vec<AccessCheck>,
 }
 
 impl AccessCase {
-    pub fn authority(&self, side: Side) -> &Authority {
+    pub fn authority(&self, side: AuthorityId) -> &Authority {
         match side {
-            Side::A => &self.a,
-            Side::B => &self.b,
+            AuthorityId::A => &self.a,
+            AuthorityId::B => &self.b,
         }
     }
 
     /// The pages the seed links: every page a check names, in order, once each.
-    pub fn pages(&self) -> Vec<(Side, String)> {
-        let mut pages: Vec<(Side, String)> = Vec::new();
+    pub fn pages(&self) -> Vec<(AuthorityId, String)> {
+        let mut pages: Vec<(AuthorityId, String)> = Vec::new();
         for check in &self.checks {
             if let Target::Page { side, path } = &check.target {
                 if !pages.iter().any(|(s, p)| s == side && p == path) {
@@ -366,7 +366,7 @@ fn check_case(
     for profile in Profile::ALL {
         if checks
             .iter()
-            .any(|c| c.verdict(*profile) != Verdict::Unspecified)
+            .any(|c| c.verdict(*profile) != AccessVerdict::Unspecified)
         {
             check_quotes(&raw.spec, *profile, at)?;
         }
@@ -385,10 +385,10 @@ fn check_case(
     })
 }
 
-fn check_spec(spec: &Spec, at: At) -> Result<(), LocatedError> {
+fn check_spec(spec: &AccessSpec, at: At) -> Result<(), LocatedError> {
     let texts: Vec<&String> = match spec {
-        Spec::Plain(text) => vec![text],
-        Spec::PerProfile(map) => {
+        AccessSpec::Plain(text) => vec![text],
+        AccessSpec::PerProfile(map) => {
             for profile in map.keys() {
                 if profile.parse::<Profile>().is_err() {
                     return Err(at("spec", format!("unknown profile `{profile}`")));
@@ -410,10 +410,10 @@ fn check_spec(spec: &Spec, at: At) -> Result<(), LocatedError> {
 }
 
 /// A profile that scores a check must have its clause in `spec`, quoting its text.
-fn check_quotes(spec: &Spec, profile: Profile, at: At) -> Result<(), LocatedError> {
+fn check_quotes(spec: &AccessSpec, profile: Profile, at: At) -> Result<(), LocatedError> {
     let text = match spec {
-        Spec::Plain(text) => Some(text).filter(|t| quotes::profile_of(t) == profile),
-        Spec::PerProfile(map) => map.get(profile.name()),
+        AccessSpec::Plain(text) => Some(text).filter(|t| quotes::profile_of(t) == profile),
+        AccessSpec::PerProfile(map) => map.get(profile.name()),
     };
     let Some(text) = text else {
         return Err(at(
@@ -429,7 +429,7 @@ fn check_quotes(spec: &Spec, profile: Profile, at: At) -> Result<(), LocatedErro
         .map_err(|e| at("spec", e.to_string()))
 }
 
-fn check_response(response: &Response, field: &str, at: At) -> Result<(), LocatedError> {
+fn check_response(response: &SiteAnswer, field: &str, at: At) -> Result<(), LocatedError> {
     if !(100..=599).contains(&response.status) {
         return Err(at(
             field,
@@ -482,10 +482,10 @@ fn check_response(response: &Response, field: &str, at: At) -> Result<(), Locate
 }
 
 /// `/path` (same authority), `a:/path` or `b:/path`.
-pub fn parse_location(location: &str) -> Option<(Option<Side>, &str)> {
+pub fn parse_location(location: &str) -> Option<(Option<AuthorityId>, &str)> {
     let (side, path) = match location.split_once(':') {
-        Some(("a", path)) => (Some(Side::A), path),
-        Some(("b", path)) => (Some(Side::B), path),
+        Some(("a", path)) => (Some(AuthorityId::A), path),
+        Some(("b", path)) => (Some(AuthorityId::B), path),
         Some(_) => return None,
         None => (None, location),
     };
@@ -499,12 +499,12 @@ fn check_check(
     b: &Authority,
     field: &str,
     at: At,
-) -> Result<Check, LocatedError> {
+) -> Result<AccessCheck, LocatedError> {
     let target = match (raw.url, raw.robots_first) {
         (Some(url), None) => {
             match parse_location(&url) {
                 Some((Some(side), path)) => {
-                    let authority = if side == Side::A { a } else { b };
+                    let authority = if side == AuthorityId::A { a } else { b };
                     if path == "/robots.txt" || authority.paths.contains_key(path) {
                         return Err(at(
                         field,
@@ -551,12 +551,12 @@ fn check_check(
             return Err(at(field, format!("expect: unknown profile `{unknown}`")));
         }
     }
-    let fits = |v: &Verdict| match target {
+    let fits = |v: &AccessVerdict| match target {
         Target::Page { .. } => matches!(
             v,
-            Verdict::Fetched | Verdict::NotFetched | Verdict::Unspecified
+            AccessVerdict::Fetched | AccessVerdict::NotFetched | AccessVerdict::Unspecified
         ),
-        Target::RobotsFirst(_) => matches!(v, Verdict::Holds | Verdict::Unspecified),
+        Target::RobotsFirst(_) => matches!(v, AccessVerdict::Holds | AccessVerdict::Unspecified),
     };
     if !expect.values().all(fits) {
         return Err(at(
@@ -565,7 +565,7 @@ fn check_check(
                 .to_owned(),
         ));
     }
-    Ok(Check { target, expect })
+    Ok(AccessCheck { target, expect })
 }
 
 fn line_of_name(text: &str, name: &str) -> Option<usize> {
@@ -616,13 +616,16 @@ mod tests {
         assert_eq!(cases[0].id, "access/status/ok");
         assert_eq!(
             cases[0].checks[0].verdict(Profile::Rfc9309),
-            Verdict::NotFetched
+            AccessVerdict::NotFetched
         );
         assert_eq!(
             cases[0].checks[1].verdict(Profile::Norobots1994),
-            Verdict::Unspecified
+            AccessVerdict::Unspecified
         );
-        assert_eq!(cases[0].pages(), vec![(Side::A, "/private".to_owned())]);
+        assert_eq!(
+            cases[0].pages(),
+            vec![(AuthorityId::A, "/private".to_owned())]
+        );
     }
 
     #[test]

@@ -18,24 +18,24 @@ use robotstxt_suite::located::LocatedError;
 use serde::{Deserialize, Serialize};
 
 use crate::runner::CrawlerRun;
-use crate::score::Outcome;
+use crate::score::AccessOutcome;
 
 /// How a listed check comes out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Listed {
+pub enum ListedAccess {
     Fail,
     Fault,
     NoData,
 }
 
-impl Listed {
-    fn of(outcome: Outcome) -> Option<Listed> {
+impl ListedAccess {
+    fn of(outcome: AccessOutcome) -> Option<ListedAccess> {
         match outcome {
-            Outcome::Fail => Some(Listed::Fail),
-            Outcome::Fault => Some(Listed::Fault),
-            Outcome::NoData => Some(Listed::NoData),
-            Outcome::Pass | Outcome::Unspecified => None,
+            AccessOutcome::Fail => Some(ListedAccess::Fail),
+            AccessOutcome::Fault => Some(ListedAccess::Fault),
+            AccessOutcome::NoData => Some(ListedAccess::NoData),
+            AccessOutcome::Pass | AccessOutcome::Unspecified => None,
         }
     }
 }
@@ -44,7 +44,7 @@ impl Listed {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Expectations {
-    pub crawlers: BTreeMap<String, BTreeMap<String, Listed>>,
+    pub crawlers: BTreeMap<String, BTreeMap<String, ListedAccess>>,
 }
 
 impl Expectations {
@@ -59,7 +59,7 @@ impl Expectations {
             .map(|run| {
                 let listed = (run.cases.iter())
                     .flat_map(|c| &c.checks)
-                    .filter_map(|c| Listed::of(c.outcome).map(|l| (c.id.clone(), l)))
+                    .filter_map(|c| ListedAccess::of(c.outcome).map(|l| (c.id.clone(), l)))
                     .collect();
                 (run.crawler.clone(), listed)
             })
@@ -75,7 +75,7 @@ impl Expectations {
 
 /// A run judged against an expectation file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Judged {
+pub struct JudgedCrawl {
     /// `crawler check-id: listed as X, now Y`.
     pub regressions: Vec<String>,
     pub fixed: Vec<String>,
@@ -83,18 +83,18 @@ pub struct Judged {
 
 /// Judges the crawlers of `runs` against `expected` (a crawler the file does not name is
 /// expected to pass every check).
-pub fn judge(expected: &Expectations, runs: &[CrawlerRun]) -> Judged {
-    let mut judged = Judged::default();
+pub fn judge(expected: &Expectations, runs: &[CrawlerRun]) -> JudgedCrawl {
+    let mut judged = JudgedCrawl::default();
     let empty = BTreeMap::new();
     for run in runs {
         let listed = expected.crawlers.get(&run.crawler).unwrap_or(&empty);
         for check in run.cases.iter().flat_map(|c| &c.checks) {
-            let now = Listed::of(check.outcome);
+            let now = ListedAccess::of(check.outcome);
             let was = listed.get(&check.id).copied();
-            if now == was || check.outcome == Outcome::Unspecified {
+            if now == was || check.outcome == AccessOutcome::Unspecified {
                 continue;
             }
-            let name = |l: Option<Listed>| {
+            let name = |l: Option<ListedAccess>| {
                 l.map_or("pass".to_owned(), |l| format!("{l:?}").to_lowercase())
             };
             let line = format!(

@@ -8,14 +8,14 @@ use std::fmt::Write as _;
 use robotstxt_suite::visible::shown;
 use serde::Serialize;
 
-use crate::case::{AccessCase, Fault, Response, Verdict};
+use crate::case::{AccessCase, AccessVerdict, ServedFault, SiteAnswer};
 use crate::runner::{Counts, CrawlerRun};
-use crate::score::{CheckResult, Outcome};
+use crate::score::{AccessOutcome, AccessResult};
 use crate::session::{CaseRun, AGENT};
 
 /// The output formats of `crawl`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum CrawlFormat {
     Text,
     Json,
     Junit,
@@ -35,10 +35,10 @@ pub fn counts_line(run: &CrawlerRun) -> String {
 
 /// What robots.txt of `a` answered first, in a few words: the situation a cause is named by.
 pub fn situation(case: &AccessCase) -> String {
-    let describe = |r: &Response| match r.fault {
-        Some(Fault::Reset) => "a reset".to_owned(),
-        Some(Fault::CloseMidBody) => "a body cut short".to_owned(),
-        Some(Fault::Stall) => "a stall".to_owned(),
+    let describe = |r: &SiteAnswer| match r.fault {
+        Some(ServedFault::Reset) => "a reset".to_owned(),
+        Some(ServedFault::CloseMidBody) => "a body cut short".to_owned(),
+        Some(ServedFault::Stall) => "a stall".to_owned(),
         None if r.location.is_some() => {
             let hops = 1
                 + case
@@ -77,17 +77,17 @@ pub fn situation(case: &AccessCase) -> String {
 }
 
 /// The cause a failed check is grouped under.
-pub fn cause(case: &AccessCase, run: &CaseRun, check: &CheckResult) -> String {
+pub fn cause(case: &AccessCase, run: &CaseRun, check: &AccessResult) -> String {
     let what = match (check.outcome, check.expected) {
-        (Outcome::Fault, _) => {
+        (AccessOutcome::Fault, _) => {
             let fault = run
                 .faults
                 .first()
                 .map_or("a fault".to_owned(), |f| f.shown());
             return format!("stopped: {fault}");
         }
-        (_, Verdict::NotFetched) => "fetched a page it must leave alone",
-        (_, Verdict::Fetched) => "left alone a page it may fetch",
+        (_, AccessVerdict::NotFetched) => "fetched a page it must leave alone",
+        (_, AccessVerdict::Fetched) => "left alone a page it may fetch",
         _ => "fetched a page before robots.txt",
     };
     format!("{what}, after {}", situation(case))
@@ -102,7 +102,7 @@ pub fn text(runs: &[CrawlerRun], cases: &[AccessCase], verbose: bool) -> String 
         for departure in &run.departures {
             let _ = writeln!(out, "  flag: {}", shown(departure));
         }
-        let mut groups: BTreeMap<String, Vec<(&CaseRun, &CheckResult)>> = BTreeMap::new();
+        let mut groups: BTreeMap<String, Vec<(&CaseRun, &AccessResult)>> = BTreeMap::new();
         for case_run in &run.cases {
             let Some(case) = by_id.get(case_run.case_id.as_str()) else {
                 continue;
@@ -190,8 +190,8 @@ pub fn case_block(case: &AccessCase, run: &CaseRun) -> String {
         case.line
     );
     let spec = match &case.spec {
-        crate::case::Spec::Plain(s) => s.clone(),
-        crate::case::Spec::PerProfile(map) => map
+        crate::case::AccessSpec::Plain(s) => s.clone(),
+        crate::case::AccessSpec::PerProfile(map) => map
             .iter()
             .map(|(p, s)| format!("{p}: {s}"))
             .collect::<Vec<_>>()
@@ -306,16 +306,16 @@ pub fn junit(runs: &[CrawlerRun], cases: &[AccessCase]) -> String {
                     xml(&check.id)
                 );
                 match check.outcome {
-                    Outcome::Pass => out.push_str("/>\n"),
-                    Outcome::Unspecified | Outcome::NoData => {
+                    AccessOutcome::Pass => out.push_str("/>\n"),
+                    AccessOutcome::Unspecified | AccessOutcome::NoData => {
                         let _ = writeln!(
                             out,
                             "><skipped message=\"{}\"/></testcase>",
                             check.outcome.as_str()
                         );
                     }
-                    Outcome::Fail | Outcome::Fault => {
-                        let tag = if check.outcome == Outcome::Fail {
+                    AccessOutcome::Fail | AccessOutcome::Fault => {
+                        let tag = if check.outcome == AccessOutcome::Fail {
                             "failure"
                         } else {
                             "error"

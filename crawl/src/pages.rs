@@ -14,7 +14,7 @@ use crate::case::AccessCase;
 use crate::crawler::Carried;
 use crate::output::{case_block, cause, json, markdown};
 use crate::runner::CrawlerRun;
-use crate::score::Outcome;
+use crate::score::AccessOutcome;
 use crate::session::AGENT;
 
 /// Writes the pages into `dir` (created if missing); `carried` describes the crawlers run.
@@ -89,11 +89,11 @@ fn per_profile(run: &CrawlerRun, cases: &[AccessCase]) -> String {
             };
             for check in case_run.rescored(case, *profile) {
                 match check.outcome {
-                    Outcome::Pass => counts[0] += 1,
-                    Outcome::Fail => counts[1] += 1,
-                    Outcome::Fault => counts[2] += 1,
-                    Outcome::Unspecified => counts[3] += 1,
-                    Outcome::NoData => {}
+                    AccessOutcome::Pass => counts[0] += 1,
+                    AccessOutcome::Fail => counts[1] += 1,
+                    AccessOutcome::Fault => counts[2] += 1,
+                    AccessOutcome::Unspecified => counts[3] += 1,
+                    AccessOutcome::NoData => {}
                 }
             }
         }
@@ -119,7 +119,7 @@ fn per_profile(run: &CrawlerRun, cases: &[AccessCase]) -> String {
 fn open_points(run: &CrawlerRun) -> String {
     let open: Vec<_> = (run.cases.iter())
         .flat_map(|c| &c.checks)
-        .filter(|c| c.outcome == Outcome::Unspecified)
+        .filter(|c| c.outcome == AccessOutcome::Unspecified)
         .collect();
     if open.is_empty() {
         return String::new();

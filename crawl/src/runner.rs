@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use crate::case::AccessCase;
 use crate::command::CommandTemplate;
-use crate::score::Outcome;
-use crate::session::{run_case, Bounds, CaseRun};
+use crate::score::AccessOutcome;
+use crate::session::{run_case, CaseBounds, CaseRun};
 
 /// A crawler to run: its name, the profile it is scored under, and its command.
 #[derive(Debug, Clone)]
@@ -56,11 +56,11 @@ impl CrawlerRun {
             counts.cases_with_data += usize::from(case.data);
             for check in &case.checks {
                 match check.outcome {
-                    Outcome::Pass => counts.pass += 1,
-                    Outcome::Fail => counts.fail += 1,
-                    Outcome::Fault => counts.fault += 1,
-                    Outcome::Unspecified => counts.unspecified += 1,
-                    Outcome::NoData => counts.no_data += 1,
+                    AccessOutcome::Pass => counts.pass += 1,
+                    AccessOutcome::Fail => counts.fail += 1,
+                    AccessOutcome::Fault => counts.fault += 1,
+                    AccessOutcome::Unspecified => counts.unspecified += 1,
+                    AccessOutcome::NoData => counts.no_data += 1,
                 }
             }
         }
@@ -78,7 +78,7 @@ impl CrawlerRun {
 pub fn run_crawler(
     crawler: &CrawlerUnderTest,
     cases: &[AccessCase],
-    bounds: Bounds,
+    bounds: CaseBounds,
     jobs: usize,
     progress: &(dyn Fn(&CaseRun) + Sync),
 ) -> CrawlerRun {

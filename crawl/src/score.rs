@@ -9,14 +9,14 @@
 use robotstxt_reference::Profile;
 use serde::Serialize;
 
-use crate::case::{AccessCase, Check, Side, Target, Verdict};
+use crate::case::{AccessCase, AccessCheck, AccessVerdict, AuthorityId, Target};
 use crate::site::answer::CONTROL;
-use crate::site::{Request, Where};
+use crate::site::{LoggedRequest, Where};
 
 /// How one check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Outcome {
+pub enum AccessOutcome {
     Pass,
     Fail,
     /// The crawler was stopped for a fault: a scored check it cannot pass.
@@ -27,37 +27,37 @@ pub enum Outcome {
     NoData,
 }
 
-impl Outcome {
+impl AccessOutcome {
     pub fn as_str(self) -> &'static str {
         match self {
-            Outcome::Pass => "pass",
-            Outcome::Fail => "fail",
-            Outcome::Fault => "fault",
-            Outcome::Unspecified => "unspecified",
-            Outcome::NoData => "no data",
+            AccessOutcome::Pass => "pass",
+            AccessOutcome::Fail => "fail",
+            AccessOutcome::Fault => "fault",
+            AccessOutcome::Unspecified => "unspecified",
+            AccessOutcome::NoData => "no data",
         }
     }
 
     /// A scored check not passed.
     pub fn is_failure(self) -> bool {
-        matches!(self, Outcome::Fail | Outcome::Fault)
+        matches!(self, AccessOutcome::Fail | AccessOutcome::Fault)
     }
 }
 
 /// One check's result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct CheckResult {
+pub struct AccessResult {
     /// `<case id>#<index>`.
     pub id: String,
     pub target: String,
-    pub expected: Verdict,
+    pub expected: AccessVerdict,
     /// What the log shows, in words.
     pub observed: String,
-    pub outcome: Outcome,
+    pub outcome: AccessOutcome,
 }
 
 /// Whether the log holds a fetch of the control.
-pub fn has_control(log: &[Request]) -> bool {
+pub fn has_control(log: &[LoggedRequest]) -> bool {
     log.iter()
         .any(|r| r.authority == Where::Home && r.path() == CONTROL)
 }
@@ -66,10 +66,10 @@ pub fn has_control(log: &[Request]) -> bool {
 /// for one.
 pub fn score(
     case: &AccessCase,
-    log: &[Request],
+    log: &[LoggedRequest],
     profile: Profile,
     fault: bool,
-) -> Vec<CheckResult> {
+) -> Vec<AccessResult> {
     let data = has_control(log);
     case.checks
         .iter()
@@ -78,17 +78,17 @@ pub fn score(
             let expected = check.verdict(profile);
             let (held, observed) = observe(case, check, log);
             let outcome = if !data {
-                Outcome::NoData
-            } else if expected == Verdict::Unspecified {
-                Outcome::Unspecified
+                AccessOutcome::NoData
+            } else if expected == AccessVerdict::Unspecified {
+                AccessOutcome::Unspecified
             } else if fault {
-                Outcome::Fault
-            } else if held == (expected != Verdict::NotFetched) {
-                Outcome::Pass
+                AccessOutcome::Fault
+            } else if held == (expected != AccessVerdict::NotFetched) {
+                AccessOutcome::Pass
             } else {
-                Outcome::Fail
+                AccessOutcome::Fail
             };
-            CheckResult {
+            AccessResult {
                 id: format!("{}#{index}", case.id),
                 target: check.target.shown(),
                 expected,
@@ -100,7 +100,7 @@ pub fn score(
 }
 
 /// For a page: whether it was fetched. For robots-first: whether the order held.
-fn observe(case: &AccessCase, check: &Check, log: &[Request]) -> (bool, String) {
+fn observe(case: &AccessCase, check: &AccessCheck, log: &[LoggedRequest]) -> (bool, String) {
     match &check.target {
         Target::Page { side, path } => {
             let at = Where::of(*side);
@@ -116,7 +116,7 @@ fn observe(case: &AccessCase, check: &Check, log: &[Request]) -> (bool, String) 
     }
 }
 
-fn robots_first(case: &AccessCase, side: Side, log: &[Request]) -> (bool, String) {
+fn robots_first(case: &AccessCase, side: AuthorityId, log: &[LoggedRequest]) -> (bool, String) {
     let at = Where::of(side);
     let fixed = &case.authority(side).paths;
     let on_side = || log.iter().enumerate().filter(|(_, r)| r.authority == at);
@@ -167,8 +167,8 @@ mod tests {
         parse(text, Path::new("t.yaml"), "t").unwrap().remove(0)
     }
 
-    fn request(authority: Where, target: &str) -> Request {
-        Request {
+    fn request(authority: Where, target: &str) -> LoggedRequest {
+        LoggedRequest {
             at_ms: 0,
             authority,
             host: String::new(),
@@ -179,7 +179,7 @@ mod tests {
         }
     }
 
-    fn outcomes(log: &[Request], fault: bool) -> Vec<Outcome> {
+    fn outcomes(log: &[LoggedRequest], fault: bool) -> Vec<AccessOutcome> {
         score(&case(), log, Profile::Rfc9309, fault)
             .iter()
             .map(|r| r.outcome)
@@ -195,7 +195,7 @@ mod tests {
             request(Where::A, "/other"),
             request(Where::Home, "/control"),
         ];
-        use Outcome::*;
+        use AccessOutcome::*;
         assert_eq!(outcomes(&log, false), [Pass, Pass, Pass, Unspecified]);
         assert_eq!(outcomes(&log, true), [Fault, Fault, Fault, Unspecified]);
     }
@@ -207,14 +207,18 @@ mod tests {
             request(Where::A, "/robots.txt"),
             request(Where::Home, "/control"),
         ];
-        use Outcome::*;
+        use AccessOutcome::*;
         assert_eq!(outcomes(&log, false), [Fail, Fail, Fail, Unspecified]);
     }
 
     #[test]
     fn without_the_control_nothing_is_scored() {
         let log = [request(Where::A, "/private")];
-        assert!(outcomes(&log, false).iter().all(|o| *o == Outcome::NoData));
-        assert!(outcomes(&[], true).iter().all(|o| *o == Outcome::NoData));
+        assert!(outcomes(&log, false)
+            .iter()
+            .all(|o| *o == AccessOutcome::NoData));
+        assert!(outcomes(&[], true)
+            .iter()
+            .all(|o| *o == AccessOutcome::NoData));
     }
 }

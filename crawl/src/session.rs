@@ -12,12 +12,12 @@ use serde::Serialize;
 use crate::case::AccessCase;
 use crate::command::CommandTemplate;
 use crate::process::Crawler;
-use crate::score::{has_control, score, CheckResult};
-use crate::site::{Request, Site};
+use crate::score::{has_control, score, AccessResult};
+use crate::site::{LoggedRequest, Site};
 
 /// How long a case may take and how much it may ask.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Bounds {
+pub struct CaseBounds {
     /// The crawler's own timeout per request, handed to it as `{timeout}` (seconds).
     pub request_timeout: u32,
     /// The case's wall-clock limit: the crawler is stopped past it.
@@ -26,9 +26,9 @@ pub struct Bounds {
     pub max_requests: usize,
 }
 
-impl Default for Bounds {
-    fn default() -> Bounds {
-        Bounds {
+impl Default for CaseBounds {
+    fn default() -> CaseBounds {
+        CaseBounds {
             request_timeout: 3,
             case_limit: Duration::from_secs(40),
             max_requests: 300,
@@ -84,10 +84,10 @@ pub struct CaseRun {
     pub faults: Vec<CaseFault>,
     /// Whether the control was fetched: the case has data.
     pub data: bool,
-    pub log: Vec<Request>,
+    pub log: Vec<LoggedRequest>,
     /// The end of what the crawler printed on stderr.
     pub stderr_tail: String,
-    pub checks: Vec<CheckResult>,
+    pub checks: Vec<AccessResult>,
 }
 
 /// Runs `case` with the crawler `template` starts, scored under `profile`.
@@ -95,7 +95,7 @@ pub fn run_case(
     case: &AccessCase,
     template: &CommandTemplate,
     profile: Profile,
-    bounds: Bounds,
+    bounds: CaseBounds,
 ) -> CaseRun {
     let started = Instant::now();
     let mut faults = Vec::new();
@@ -165,7 +165,7 @@ pub fn was_stopped(faults: &[CaseFault]) -> bool {
 
 impl CaseRun {
     /// The same fetches scored under another profile.
-    pub fn rescored(&self, case: &AccessCase, profile: Profile) -> Vec<CheckResult> {
+    pub fn rescored(&self, case: &AccessCase, profile: Profile) -> Vec<AccessResult> {
         score(case, &self.log, profile, was_stopped(&self.faults))
     }
 }
@@ -175,7 +175,7 @@ impl CaseRun {
 fn watch(
     mut crawler: Crawler,
     site: &Site,
-    bounds: Bounds,
+    bounds: CaseBounds,
     faults: &mut Vec<CaseFault>,
 ) -> Option<String> {
     let started = Instant::now();

@@ -11,8 +11,8 @@ use robotstxt_crawl::case::{self, AccessCase};
 use robotstxt_crawl::command::CommandTemplate;
 use robotstxt_crawl::process::any_marked_left;
 use robotstxt_crawl::runner::{run_crawler, CrawlerRun, CrawlerUnderTest};
-use robotstxt_crawl::score::Outcome;
-use robotstxt_crawl::session::{Bounds, CaseFault};
+use robotstxt_crawl::score::AccessOutcome;
+use robotstxt_crawl::session::{CaseBounds, CaseFault};
 use robotstxt_reference::Profile;
 
 fn access_cases() -> Vec<AccessCase> {
@@ -33,8 +33,8 @@ fn fake(mode: &str) -> CommandTemplate {
     ])
 }
 
-fn bounds() -> Bounds {
-    Bounds {
+fn bounds() -> CaseBounds {
+    CaseBounds {
         request_timeout: 1,
         case_limit: Duration::from_secs(20),
         max_requests: 100,
@@ -44,7 +44,7 @@ fn bounds() -> Bounds {
 /// One crawler at a time: "no marked process left" must not see another test's crawler.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-fn run(mode: &str, profile: Profile, cases: &[AccessCase], bounds: Bounds) -> CrawlerRun {
+fn run(mode: &str, profile: Profile, cases: &[AccessCase], bounds: CaseBounds) -> CrawlerRun {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let crawler = CrawlerUnderTest {
         name: mode.to_owned(),
@@ -155,7 +155,7 @@ fn faults(run: &CrawlerRun) -> Vec<CaseFault> {
 #[test]
 fn a_hanging_crawler_is_stopped_at_the_limit_and_its_ports_are_closed() {
     let cases = one_case("access/status/success-rules-obeyed");
-    let tight = Bounds {
+    let tight = CaseBounds {
         case_limit: Duration::from_secs(2),
         ..bounds()
     };
@@ -178,7 +178,7 @@ fn a_flooding_crawler_is_stopped_as_a_fault() {
     assert!(run.cases[0]
         .checks
         .iter()
-        .any(|c| c.outcome == Outcome::Fault));
+        .any(|c| c.outcome == AccessOutcome::Fault));
 }
 
 #[test]

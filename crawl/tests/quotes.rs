@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use robotstxt_crawl::case::{self, Spec};
+use robotstxt_crawl::case::{self, AccessSpec};
 use robotstxt_reference::Profile;
 use robotstxt_suite::quotes::{clauses, normalize, profile_of};
 
@@ -73,8 +73,8 @@ fn every_quote_is_part_of_its_section() {
     let mut checked = 0;
     for case in case::load(&root).unwrap() {
         let specs: Vec<(Profile, String)> = match &case.spec {
-            Spec::Plain(text) => vec![(profile_of(text), text.clone())],
-            Spec::PerProfile(map) => map
+            AccessSpec::Plain(text) => vec![(profile_of(text), text.clone())],
+            AccessSpec::PerProfile(map) => map
                 .iter()
                 .map(|(p, t)| (p.parse().unwrap(), t.clone()))
                 .collect(),

@@ -8,7 +8,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::{url_of, Head, Shared, Where, TICK};
-use crate::case::{parse_location, Fault, PaddingKind, Response, Side};
+use crate::case::{parse_location, AuthorityId, PaddingKind, ServedFault, SiteAnswer};
 
 /// The control's path on `home`: a crawler that works fetches it in every case.
 pub const CONTROL: &str = "/control";
@@ -18,8 +18,8 @@ pub(super) fn answer(stream: &mut TcpStream, at: Where, head: &Head, shared: &Sh
     let path = head.target.split('?').next().unwrap_or("/");
     let side = match at {
         Where::Home => return answer_home(stream, path, shared),
-        Where::A => Side::A,
-        Where::B => Side::B,
+        Where::A => AuthorityId::A,
+        Where::B => AuthorityId::B,
     };
     let authority = shared.case.authority(side);
     let response = if path == "/robots.txt" {
@@ -55,11 +55,11 @@ fn answer_home(stream: &mut TcpStream, path: &str, shared: &Shared) -> String {
     }
 }
 
-fn not_found() -> Response {
-    Response {
+fn not_found() -> SiteAnswer {
+    SiteAnswer {
         status: 404,
         body: "not found\n".to_owned(),
-        ..Response::default()
+        ..SiteAnswer::default()
     }
 }
 
@@ -68,16 +68,16 @@ fn page(path: &str) -> String {
 }
 
 /// A case's response, or its fault.
-fn serve(stream: &mut TcpStream, at: Where, response: &Response, shared: &Shared) -> String {
+fn serve(stream: &mut TcpStream, at: Where, response: &SiteAnswer, shared: &Shared) -> String {
     let body = body_of(response, &shared.token);
     match response.fault {
-        Some(Fault::Reset) => {
+        Some(ServedFault::Reset) => {
             // SO_LINGER of zero makes the close send RST instead of FIN.
             let _ = rustix::net::sockopt::set_socket_linger(&*stream, Some(Duration::ZERO));
             let _ = stream.shutdown(Shutdown::Read);
             "reset".to_owned()
         }
-        Some(Fault::CloseMidBody) => {
+        Some(ServedFault::CloseMidBody) => {
             let half = body.len() / 2;
             let head = head_of(200, content_type(response), &[], body.len());
             let _ = stream.write_all(head.as_bytes());
@@ -86,7 +86,7 @@ fn serve(stream: &mut TcpStream, at: Where, response: &Response, shared: &Shared
             let _ = stream.shutdown(Shutdown::Both);
             format!("closed after {half} of {} body bytes", body.len())
         }
-        Some(Fault::Stall) => {
+        Some(ServedFault::Stall) => {
             while !shared.stop.load(Ordering::SeqCst) {
                 thread::sleep(TICK);
             }
@@ -113,12 +113,12 @@ fn serve(stream: &mut TcpStream, at: Where, response: &Response, shared: &Shared
     }
 }
 
-fn content_type(response: &Response) -> &str {
+fn content_type(response: &SiteAnswer) -> &str {
     response.content_type.as_deref().unwrap_or("text/plain")
 }
 
 /// The body with `{token}` filled in and the padding at `{padding}` (or before the body).
-pub fn body_of(response: &Response, token: &str) -> Vec<u8> {
+pub fn body_of(response: &SiteAnswer, token: &str) -> Vec<u8> {
     let text = response.body.replace("{token}", token);
     let padding = padding(response.padding_kib, response.padding);
     if text.contains("{padding}") {
@@ -196,11 +196,11 @@ mod tests {
 
     #[test]
     fn padding_is_exactly_the_size_asked_and_the_rule_comes_after_it() {
-        let response = Response {
+        let response = SiteAnswer {
             body: "User-agent: *\n{padding}Disallow: /{token}\n".to_owned(),
             padding_kib: 499,
             padding: PaddingKind::Rules,
-            ..Response::default()
+            ..SiteAnswer::default()
         };
         let body = String::from_utf8(body_of(&response, "FooBot")).unwrap();
         let rule = body.find("Disallow: /FooBot").unwrap();

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::case::{AccessCase, Side};
+use crate::case::{AccessCase, AuthorityId};
 
 /// How often a waiting thread looks at the stop flag.
 const TICK: Duration = Duration::from_millis(20);
@@ -43,10 +43,10 @@ pub enum Where {
 }
 
 impl Where {
-    pub fn of(side: Side) -> Where {
+    pub fn of(side: AuthorityId) -> Where {
         match side {
-            Side::A => Where::A,
-            Side::B => Where::B,
+            AuthorityId::A => Where::A,
+            AuthorityId::B => Where::B,
         }
     }
 
@@ -61,7 +61,7 @@ impl Where {
 
 /// One request, as the site saw it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Request {
+pub struct LoggedRequest {
     /// Milliseconds since the site started.
     pub at_ms: u64,
     pub authority: Where,
@@ -74,7 +74,7 @@ pub struct Request {
     pub answer: String,
 }
 
-impl Request {
+impl LoggedRequest {
     /// The target without its query.
     pub fn path(&self) -> &str {
         self.target.split('?').next().unwrap_or(&self.target)
@@ -106,7 +106,7 @@ struct Shared {
     stop: AtomicBool,
     flooded: AtomicBool,
     max_requests: usize,
-    log: Mutex<Vec<Request>>,
+    log: Mutex<Vec<LoggedRequest>>,
     /// How many times each authority under test was asked for `/robots.txt`.
     robots_fetches: [AtomicUsize; 2],
     /// Connection threads still running.
@@ -170,7 +170,7 @@ impl Site {
     }
 
     /// Stops every thread (the ports close with them) and returns the log.
-    pub fn stop(mut self) -> Vec<Request> {
+    pub fn stop(mut self) -> Vec<LoggedRequest> {
         self.halt();
         let log = self
             .shared
@@ -255,7 +255,7 @@ fn serve_connection(mut stream: TcpStream, at: Where, shared: &Shared) {
     }
     let index = log.len();
     let at_ms = u64::try_from(shared.started.elapsed().as_millis()).unwrap_or(u64::MAX);
-    log.push(Request {
+    log.push(LoggedRequest {
         at_ms,
         authority: at,
         host: shared.addresses[at as usize].to_string(),

@@ -4,15 +4,15 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use robotstxt_crawl::app::{self, Options};
-use robotstxt_crawl::output::Format as CrawlFormat;
-use robotstxt_crawl::session::Bounds;
+use robotstxt_crawl::app::{self, CrawlOptions};
+use robotstxt_crawl::output::CrawlFormat;
+use robotstxt_crawl::session::CaseBounds;
 use robotstxt_reference::Profile;
 
 use super::{parse_profile, Error, Exit};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum CrawlFormatFlag {
     /// The counts, then the failures grouped by cause, one case of each in full with the
     /// server's request log.
     Human,
@@ -46,8 +46,8 @@ pub struct Args {
     /// Score under this profile instead of the one each crawler claims.
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile)]
     profile: Option<Profile>,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = CrawlFormatFlag::Human)]
+    format: CrawlFormatFlag,
     /// Every failed case in full, and a line per case as it ends.
     #[arg(long, short)]
     verbose: bool,
@@ -76,25 +76,25 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
-    let options = Options {
+    let options = CrawlOptions {
         cases: args.cases,
         crawlers: args.crawler,
         crawler_cmd: args.crawler_cmd,
         profile: args.profile,
         format: match args.format {
-            Format::Human => CrawlFormat::Text,
-            Format::Json => CrawlFormat::Json,
-            Format::Junit => CrawlFormat::Junit,
-            Format::Markdown => CrawlFormat::Markdown,
-            Format::Github => CrawlFormat::Github,
+            CrawlFormatFlag::Human => CrawlFormat::Text,
+            CrawlFormatFlag::Json => CrawlFormat::Json,
+            CrawlFormatFlag::Junit => CrawlFormat::Junit,
+            CrawlFormatFlag::Markdown => CrawlFormat::Markdown,
+            CrawlFormatFlag::Github => CrawlFormat::Github,
         },
         verbose: args.verbose,
         expectations: args.expectations,
         update_expectations: args.update_expectations,
-        bounds: Bounds {
+        bounds: CaseBounds {
             request_timeout: args.request_timeout,
             case_limit: Duration::from_secs(args.case_limit),
-            ..Bounds::default()
+            ..CaseBounds::default()
         },
         jobs: usize::try_from(args.jobs).unwrap_or(4),
         crawlers_dir: args.crawlers_dir,
