@@ -3,8 +3,10 @@
 //!
 //! - [`reference_robustness`]: any bytes; the reference never panics, and its decisions do not
 //!   change when line endings are rewritten or a comment line is inserted ([`robustness`]).
-//! - [`differential_rust`]: the harness's generator, oracle and reducer against the Rust parser
-//!   crates linked in process ([`engines`], [`differential`]).
+//! - [`differential_rust`]: the fuzzer's generator, oracle and reducer (`robotstxt-fuzzer`)
+//!   against the Rust parser crates linked in process ([`engines`], [`differential`]).
+
+#![forbid(unsafe_code)]
 
 pub mod differential;
 pub mod engines;

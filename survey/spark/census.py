@@ -20,7 +20,7 @@ for any shards) into DIR/survey.json and DIR/survey.md. A task that fails is ret
 (spark.task.maxFailures); on its last attempt a file that still cannot be fetched or read is
 reported as unreadable instead of failing the job: the report names it, and the job exits 2.
 
-The rules of the shuffle are those of `survey --warc` in one process (harness/src/survey/hosts.rs):
+The rules of the shuffle are those of `survey --warc` in one process (survey/src/hosts.rs):
 a host's last capture has the greatest (time, file name, offset, index); the capture standing for
 a body has the least (file name, offset, index) among the last captures serving it. So the
 census here and one process over the same files give the same survey.json.
