@@ -13,10 +13,20 @@ fn checkout_cases() -> PathBuf {
 }
 
 fn copy_of_cases(to: &Path) {
+    copy_folder(&checkout_cases(), to);
+}
+
+/// The folder and everything under it (the corpus has sub-folders: `access/`).
+fn copy_folder(from: &Path, to: &Path) {
     std::fs::create_dir(to).unwrap();
-    for entry in std::fs::read_dir(checkout_cases()).unwrap() {
+    for entry in std::fs::read_dir(from).unwrap() {
         let path = entry.unwrap().path();
-        std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_folder(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
     }
 }
 
