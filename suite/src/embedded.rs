@@ -82,16 +82,17 @@ pub fn embedded_cases() -> Result<Vec<Case>, Vec<CaseError>> {
             .strip_prefix("cases")
             .unwrap_or(path)
             .with_extension("");
-        let group: Vec<_> = relative
+        let group = relative
             .components()
             .map(|c| c.as_os_str().to_string_lossy())
-            .collect();
-        if crate::cases::is_access_group(&group.join("/")) {
+            .collect::<Vec<_>>()
+            .join("/");
+        if crate::cases::is_access_group(&group) {
             continue;
         }
         let parsed = std::str::from_utf8(bytes)
             .map_err(|e| LocatedError::new(path, None, format!("not UTF-8: {e}")))
-            .and_then(|text| parse_file(text, path, &group.join("/")));
+            .and_then(|text| parse_file(text, path, &group));
         match parsed {
             Ok(file_cases) => cases.extend(file_cases),
             Err(e) => errors.push(e),
