@@ -212,17 +212,22 @@ fn counts_disagreements_faults_and_causes() {
         (second.files, second.checks, &second.signatures[..]),
         (1, 1, &[wild.to_owned()][..])
     );
-    // The example is the file whose name sorts first, with its lines.
+    // The example is the smallest file (then by name), with every line that decided: the
+    // record's User-agent line and the rule that matched for the reference, the Allow line the
+    // adapter obeyed.
     let example = &rfc
         .signatures
         .iter()
         .find(|x| x.signature == allow)
         .unwrap()
         .example;
-    assert_eq!(example.file, "allow.txt");
+    assert_eq!(
+        (example.file.as_str(), example.bytes),
+        ("more/allow-00.txt", 37)
+    );
     assert_eq!(
         (example.agent.as_str(), example.path.as_str()),
-        ("FooBot", "/public")
+        ("FooBot", "/p0")
     );
     assert_eq!(
         (example.reference.as_str(), example.adapter.as_str()),
@@ -232,10 +237,11 @@ fn counts_disagreements_faults_and_causes() {
         example.lines,
         [
             "    1 │ User-agent: *",
-            "    2 │ Allow: /public",
+            "    2 │ Allow: /p0",
             "    3 │ Disallow: /"
         ]
     );
+    assert!(example.adapter_lines);
 
     // Faults are counted per file and never as disagreements.
     assert_eq!(faulty.compared_under, "norobots-1994");
@@ -417,7 +423,7 @@ fn reports_are_written_atomically_and_read_back() {
     let md = fs::read_to_string(reports.join("survey.md")).unwrap();
     // Scored disagreements, open-point ones and files differing at all, each in its own columns.
     assert!(md.contains("| rfc-as-1994 | robotstxt-reference 0.1.0 | norobots-1994 | norobots-1994 | 18 | 15 (83.3%) | 57 | 0 (0.0%) | 0 | 15 (83.3%) |"), "{md}");
-    assert!(md.contains("Allow: /public"), "{md}");
+    assert!(md.contains("2 │ Allow: /p0"), "{md}");
     // Writing again replaces both files and leaves nothing else behind.
     let mut other = s.clone();
     other.corpus = "other".to_owned();
@@ -431,7 +437,10 @@ fn reports_are_written_atomically_and_read_back() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["survey.json", "survey.md"]);
+    assert_eq!(
+        names,
+        ["survey.csv", "survey.html", "survey.json", "survey.md"]
+    );
     // A survey.json that cannot be written keeps what was there.
     let blocked = out.path().join("blocked");
     fs::create_dir_all(blocked.join("survey.json")).unwrap();

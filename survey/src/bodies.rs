@@ -225,7 +225,8 @@ impl Worker<Job> for Tally<'_> {
             Ok(Reply::Verdicts(verdicts)) if verdicts.len() == job.queries.len() => {
                 s.files += 1;
                 s.checks += verdicts.len();
-                self.compare(job, &verdicts);
+                let unkept = self.compare(job, &verdicts);
+                self.ask_now(engine, job, &unkept);
             }
             Ok(Reply::Verdicts(_)) => s.protocol_errors += 1,
             Ok(Reply::Rejected(_) | Reply::Refused(_)) => s.errors += 1,
@@ -246,31 +247,48 @@ impl Worker<Job> for Tally<'_> {
     }
 }
 
-/// A body worth keeping for reduction: reducing a larger one against a process takes too long.
+/// A body worth keeping until the end, to reduce its example: reducing a larger one against a
+/// process takes too long. Larger examples get their excerpt as soon as they are chosen.
 fn reducible(body: &[u8]) -> Option<Vec<u8>> {
     (body.len() <= cause::MAX_REDUCED_BODY).then(|| body.to_vec())
 }
 
 impl Tally<'_> {
-    /// Reduces the examples of the most common signatures (see [`cause::REDUCTIONS`]).
+    /// Completes every signature's example against the adapter, signature by signature in
+    /// signature order: its excerpt (the adapter's deciding lines) and its reduced case. Every
+    /// example is done, whatever how often its signature occurred, so that a survey in shards
+    /// completes the same examples as one in one process.
     fn reduce(&mut self, engine: &mut dyn Lifecycle) {
         if engine.unavailable().is_some() {
             return;
         }
         let mut order: Vec<usize> = (0..self.found.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (a, b) = (&self.found[a], &self.found[b]);
-            b.files.cmp(&a.files).then(a.signature.cmp(&b.signature))
-        });
-        for index in order.into_iter().take(cause::REDUCTIONS) {
+        order.sort_by(|&a, &b| self.found[a].signature.cmp(&self.found[b].signature));
+        for index in order {
             let Some(body) = self.bodies[index].take() else {
                 continue;
             };
-            let example = &mut self.found[index].example;
-            example.reduced = cause::reduce(engine, self.compared, body, example);
+            let found = &mut self.found[index];
+            found
+                .example
+                .ask_adapter(engine, self.compared, found.cause, &body);
+            found.example.reduced = cause::reduce(engine, self.compared, body, &found.example);
         }
     }
-    fn compare(&mut self, job: &Job, verdicts: &[Verdict]) {
+
+    /// Gives the examples in `chosen`, whose bodies are too large to keep, their excerpts now.
+    fn ask_now(&mut self, engine: &mut dyn Lifecycle, job: &Job, chosen: &[usize]) {
+        for &index in chosen {
+            let found = &mut self.found[index];
+            found
+                .example
+                .ask_adapter(engine, self.compared, found.cause, &job.body);
+        }
+    }
+
+    /// Compares an adapter's `verdicts` with the reference's on `job`; returns the signatures
+    /// whose example is now this file's and whose body is not kept (see [`reducible`]).
+    fn compare(&mut self, job: &Job, verdicts: &[Verdict]) -> Vec<usize> {
         let s = &mut self.survey;
         let differing = |profile| {
             job.reference(profile)
@@ -289,6 +307,7 @@ impl Tally<'_> {
         let mut signatures = Vec::new();
         let mut open_checks = 0;
         let mut scored_checks = 0;
+        let mut unkept = Vec::new();
         for (query, (&reference, &actual)) in expected.iter().zip(verdicts).enumerate() {
             if reference == actual {
                 continue;
@@ -330,6 +349,9 @@ impl Tally<'_> {
                         },
                     });
                     self.bodies.push(reducible(&job.body));
+                    if self.bodies[self.found.len() - 1].is_none() {
+                        unkept.push(self.found.len() - 1);
+                    }
                     self.found.len() - 1
                 }
             };
@@ -339,12 +361,16 @@ impl Tally<'_> {
             if !signatures.contains(&index) {
                 entry.files += 1;
                 signatures.push(index);
-                if job.name < entry.example.file {
+                let size = job.body.len() as u64;
+                if (size, &job.name) < (entry.example.bytes, &entry.example.file) {
                     entry.example = Example {
                         hosts: job.hosts,
                         ..example()
                     };
                     self.bodies[index] = reducible(&job.body);
+                    if self.bodies[index].is_none() {
+                        unkept.push(index);
+                    }
                 }
             }
         }
@@ -371,6 +397,7 @@ impl Tally<'_> {
             signatures.sort_unstable();
             *self.sets.entry(signatures).or_default() += 1;
         }
+        unkept
     }
 
     /// The finished document: signatures in signature order, sets renumbered to match, causes.

@@ -30,6 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use robotstxt_fuzzer::{Candidate, CandidateJudge as _, EngineJudge, Oracle};
 
+use super::excerpt;
 use super::probes::{Probe, ProbeKind};
 
 /// What a rule value holds beyond plain path characters: `with *, $` and so on; empty when plain.
@@ -133,15 +134,21 @@ pub fn signature(
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Example {
     pub file: String,
+    /// The file's size: examples are chosen smallest first.
+    pub bytes: u64,
     pub agent: String,
     pub path: String,
     pub probe: ProbeKind,
     pub reference: String,
     pub adapter: String,
     pub explanation: String,
-    /// The chosen record's User-agent line, the deciding rule line and the probe's rule line,
-    /// numbered, with invisible bytes made visible.
+    /// The excerpt: every line that decided either verdict ([`crate::excerpt`]), numbered, with
+    /// invisible bytes made visible and each run of lines left out marked.
     pub lines: Vec<String>,
+    /// Whether the excerpt holds the lines the adapter's verdict rests on, found by asking it;
+    /// false when it shows the reference's deciding lines only (the adapter was unavailable, or
+    /// answered the whole file otherwise when asked again).
+    pub adapter_lines: bool,
     /// The same disagreement reduced to a small case, when it was reduced.
     pub reduced: Option<Reduced>,
     /// In a census: the hosts that serve this body.
@@ -177,11 +184,8 @@ impl Reduced {
     }
 }
 
-/// Examples reduced per adapter and run: those of the signatures with the most files. Each
-/// reduction costs up to [`REDUCTION_BUDGET`] candidate bodies asked of the adapter, so this
-/// bounds the time a survey spends reducing.
-pub const REDUCTIONS: usize = 12;
-/// Candidates one reduction may try.
+/// Candidates one reduction may try: each is a body asked of the adapter, and every signature's
+/// example is reduced, so this bounds the time a survey spends reducing.
 pub const REDUCTION_BUDGET: usize = 400;
 /// Examples in larger files are not reduced.
 pub const MAX_REDUCED_BODY: usize = 32 << 10;
@@ -194,11 +198,6 @@ pub fn reduce(
     body: Vec<u8>,
     example: &Example,
 ) -> Option<Reduced> {
-    let verdict = |v: &str| match v {
-        "allowed" => Some(Verdict::Allowed),
-        "disallowed" => Some(Verdict::Disallowed),
-        _ => None,
-    };
     let (reference, theirs) = (verdict(&example.reference)?, verdict(&example.adapter)?);
     let start = Candidate {
         body,
@@ -219,10 +218,9 @@ pub fn reduce(
     })
 }
 
-/// Lines of an example shown per record or rule.
-const EXAMPLE_AGENT_LINES: usize = 2;
-
 impl Example {
+    /// The example of a disagreement on `probe` in `file`, showing the reference's deciding lines
+    /// until [`Example::ask_adapter`] adds the adapter's.
     pub fn of(
         file: &str,
         body: &[u8],
@@ -231,33 +229,62 @@ impl Example {
         actual: Verdict,
     ) -> Example {
         let explanation = &decision.explanation;
-        let mut wanted = Vec::new();
-        if let GroupChoice::Chosen { groups, .. } = &explanation.groups {
-            wanted.extend(
-                groups
-                    .iter()
-                    .take(EXAMPLE_AGENT_LINES)
-                    .map(|g| g.agent_line),
-            );
-        }
-        if let RuleChoice::Matched { line, .. } = &explanation.rule {
-            wanted.push(*line);
-        }
-        wanted.extend(probe.line);
-        wanted.sort_unstable();
-        wanted.dedup();
+        let wanted = excerpt::pinned(decision, &probe.query.path, probe.line);
         Example {
             file: file.to_owned(),
+            bytes: body.len() as u64,
             agent: probe.query.agent.clone(),
             path: probe.query.path.clone(),
             probe: probe.kind,
             reference: decision.verdict.as_str().to_owned(),
             adapter: actual.as_str().to_owned(),
             explanation: explanation.to_string(),
-            lines: numbered_lines(body, &wanted),
+            lines: excerpt::excerpt(body, &wanted),
+            adapter_lines: false,
             reduced: None,
             hosts: None,
         }
+    }
+
+    /// Asks `engine` which lines of `body` (this example's file) its verdict rests on, and shows
+    /// them beside the reference's: see [`crate::excerpt`]. Left as it was when the engine no
+    /// longer gives its verdict on the whole file.
+    pub fn ask_adapter(
+        &mut self,
+        engine: &mut dyn Engine,
+        profile: Profile,
+        cause: Cause,
+        body: &[u8],
+    ) {
+        let (Some(reference), Some(theirs)) = (verdict(&self.reference), verdict(&self.adapter))
+        else {
+            return;
+        };
+        // Until now the excerpt shows the reference's deciding lines: they stay.
+        let pinned = excerpt::shown_numbers(&self.lines);
+        let mut judge = EngineJudge::new(engine, Oracle::new(profile), reference, theirs);
+        let found = excerpt::deciding_lines(
+            &mut judge,
+            profile,
+            cause,
+            body,
+            &self.agent,
+            &self.path,
+            &pinned,
+        );
+        if let Some(lines) = found {
+            self.lines = excerpt::excerpt(body, &lines);
+            self.adapter_lines = true;
+        }
+    }
+}
+
+/// A verdict as `survey.json` spells it.
+fn verdict(text: &str) -> Option<Verdict> {
+    match text {
+        "allowed" => Some(Verdict::Allowed),
+        "disallowed" => Some(Verdict::Disallowed),
+        _ => None,
     }
 }
 
@@ -272,8 +299,8 @@ pub fn numbered_lines(body: &[u8], wanted: &[u32]) -> Vec<String> {
         .collect()
 }
 
-/// A signature, how often it occurred, and its example: the disagreement in the file whose name
-/// sorts first, so that shards merge into exactly the whole run's choice.
+/// A signature, how often it occurred, and its example: the disagreement in the smallest file,
+/// by (size, name), so that shards merge into exactly the whole run's choice.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SignatureCount {
     /// The cause its signature starts with.

@@ -10,10 +10,11 @@
 //! corpus of any size streams through.
 //!
 //! `--shard K/N` keeps the files whose content hash is `K-1` modulo `N`; [`merge`] adds shard
-//! results up into what one run over the whole corpus gives (every count and signature exactly;
-//! when an adapter has more than [`cause::REDUCTIONS`] signatures, which examples were reduced, and
-//! so how signatures group into causes, follows each shard's most common signatures);
-//! [`write`](mod@write) writes `survey.json` and `survey.md`.
+//! results up into what one run over the whole corpus gives, byte for byte: every count, every
+//! signature, and every signature's example, which is the disagreement in the smallest file (by
+//! size, then name), its excerpt ([`excerpt`]) and its reduced case, so causes group alike;
+//! [`write`](mod@write) writes `survey.json` and `survey.md`, [`publish`] `survey.csv` and
+//! `survey.html`.
 //!
 //! A census ([`census`]) surveys WARC files instead: the bodies of the hosts' last captures, each
 //! distinct body once, weighted by the hosts that serve it ([`weights`]).
@@ -26,6 +27,7 @@ pub mod census;
 mod census_record;
 pub mod census_write;
 pub mod corpus;
+pub mod excerpt;
 pub mod hosts;
 pub mod http;
 pub mod limits;
@@ -33,6 +35,7 @@ mod markdown;
 pub mod merge;
 mod model;
 pub mod probes;
+pub mod publish;
 pub mod warc;
 mod warc_fields;
 pub mod weights;

@@ -1,7 +1,7 @@
 //! `survey merge`: shard results added up into the survey of the whole corpus.
 //!
-//! Counts add; signatures merge by their text, keeping the example from the file whose name sorts
-//! first; `file_sets` are renumbered and added; causes are grouped again. Merging shards 1..N of
+//! Counts add; signatures merge by their text, keeping the example from the smallest file (by
+//! size, then name), with the excerpt and reduced case its shard worked out; `file_sets` are renumbered and added; causes are grouped again. Merging shards 1..N of
 //! one corpus gives exactly what one run over the whole corpus gives. In a census the per-host
 //! counts and sets add the same way, and the census itself adds up ([`super::census`]). Every
 //! sum is checked: the files merged may come from anywhere.
@@ -229,7 +229,7 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), MergeError
                     (Some(x), Some(y)) => Some(weights::sum(x, y)?),
                     (x, y) => x.or(y),
                 };
-                if s.example.file < m.example.file {
+                if (s.example.bytes, &s.example.file) < (m.example.bytes, &m.example.file) {
                     m.example = s.example;
                 }
             }

@@ -12,7 +12,7 @@ use crate::census_record as census;
 use crate::{corpus, probes, weights};
 
 /// The `format` field of `survey.json`.
-pub const FORMAT: &str = "robotstxt-test survey 3";
+pub const FORMAT: &str = "robotstxt-test survey 4";
 
 /// Which part of a corpus to survey: `K/N`, the files whose content hash is `K-1` modulo `N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

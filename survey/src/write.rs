@@ -1,4 +1,5 @@
-//! `survey.json` and `survey.md`: writing them (atomically) and reading `survey.json` back.
+//! `survey.json` and `survey.md` (and, through [`super::publish`], `survey.csv` and
+//! `survey.html`): writing them (atomically) and reading `survey.json` back.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -17,7 +18,8 @@ use super::{AdapterSurvey, Survey};
 /// Causes shown per adapter in `survey.md`, each with its example; `survey.json` has them all.
 pub const TOP_CAUSES: usize = 10;
 
-/// Writes `survey.json` and `survey.md` into `dir` (created if missing), each atomically.
+/// Writes `survey.json`, `survey.md`, `survey.csv` and `survey.html` into `dir` (created if
+/// missing), each atomically.
 pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
     std::fs::create_dir_all(dir).map_err(|source| WriteError {
         path: dir.to_owned(),
@@ -38,7 +40,15 @@ pub fn write(survey: &Survey, dir: &Path) -> Result<(), WriteError> {
         source,
     })?;
     write_atomic(&json_file, json.as_bytes())?;
-    write_atomic(&dir.join("survey.md"), markdown(survey).as_bytes())
+    write_atomic(&dir.join("survey.md"), markdown(survey).as_bytes())?;
+    write_atomic(
+        &dir.join("survey.csv"),
+        super::publish::csv(survey).as_bytes(),
+    )?;
+    write_atomic(
+        &dir.join("survey.html"),
+        super::publish::page(survey).as_bytes(),
+    )
 }
 
 /// A `survey.json` that could not be read back: the file, line and column, and why.
@@ -179,12 +189,17 @@ pub fn markdown(survey: &Survey) -> String {
          verdicts, the profile of the reference it agrees with instead (if any), how the \
          reference chose the record or group, the rule line that decided and what it holds (`*`, \
          `$`, `%`, `?`, non-ASCII), the kind of probe (and the rule it came from, when another \
-         rule decided), and what is unusual about the file. The example of each of the most \
-         common signatures per adapter (the disagreement in the file whose name sorts first) is \
-         reduced against the adapter to a small canonical case, and signatures whose examples \
-         reduce to the same case form one cause, named by what causes the reduced case (the case \
-         is shown, `⏎` between its lines). A file counts once per cause. The most common causes \
-         per adapter follow with their examples; `survey.json` lists every signature.\n",
+         rule decided), and what is unusual about the file. Each signature's example is the \
+         disagreement in the smallest file that has it (by size, then name). Its excerpt shows \
+         every line that decided either verdict: the reference's (the User-agent lines through \
+         which the record applies, the rule that matched, the probe's rule, an Allow line that \
+         matches) and the adapter's, found by dropping lines while the adapter keeps its \
+         verdict, the reference its own and the cause stays the same; `…` marks the lines left \
+         out. Each example is also reduced against the adapter to a small canonical case, and \
+         signatures whose examples reduce to the same case form one cause, named by what causes \
+         the reduced case (the case is shown, `⏎` between its lines). A file counts once per \
+         cause. The most common causes per adapter follow with their examples; `survey.json` \
+         lists every signature.\n",
     );
     for a in &survey.adapters {
         adapter_causes(&mut out, a);
@@ -285,6 +300,12 @@ fn example(out: &mut String, number: usize, s: &SignatureCount) {
     }
     if !e.lines.is_empty() {
         out.push('\n');
+    }
+    if !e.adapter_lines {
+        out.push_str(
+            "(The reference's deciding lines only: the adapter could not be asked which lines its \
+             verdict rests on.)\n\n",
+        );
     }
     let _ = writeln!(out, "Reference: {}", cell(&e.explanation));
     if let Some(r) = &e.reduced {

@@ -218,8 +218,10 @@ fn write_captures(warc: &std::path::Path, out: Option<&std::path::Path>) -> Resu
 
 fn written(out: &std::path::Path) -> String {
     format!(
-        "{} and {}",
+        "{}, {}, {} and {}",
         out.join("survey.md").display(),
+        out.join("survey.html").display(),
+        out.join("survey.csv").display(),
         out.join("survey.json").display()
     )
 }

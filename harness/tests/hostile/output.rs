@@ -256,7 +256,14 @@ fn survey_fuzz_and_report_show_an_adapters_escapes() {
             assert_inert(&what, &ran.stdout);
             assert_inert(&what, &ran.stderr);
         }
-        for page in ["out/survey.md", "reports/README.md", "reports/index.html"] {
+        let pages = [
+            "out/survey.md",
+            "out/survey.html",
+            "out/survey.csv",
+            "reports/README.md",
+            "reports/index.html",
+        ];
+        for page in pages {
             let text = fs::read_to_string(dir.path().join(page)).unwrap();
             assert_inert(&format!("{mode}: {page}"), &text);
         }
