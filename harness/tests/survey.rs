@@ -448,3 +448,29 @@ fn reports_are_written_atomically_and_read_back() {
     assert!(blocked.join("survey.json").is_dir());
     assert!(!blocked.join("survey.md").exists());
 }
+
+#[test]
+fn hidden_hosts_leave_no_file_name_in_the_survey() {
+    let dir = folder();
+    let mut s = run(dir.path(), None);
+    survey::naming::hide_hosts(&mut s);
+    let json = serde_json::to_string(&s).unwrap();
+    for (name, _) in corpus() {
+        let file = name.rsplit('/').next().unwrap();
+        assert!(!json.contains(file), "{file} in {json}");
+    }
+    let examples: Vec<&str> = s
+        .adapters
+        .iter()
+        .flat_map(|a| &a.signatures)
+        .map(|x| x.example.file.as_str())
+        .collect();
+    assert!(!examples.is_empty());
+    for file in examples {
+        assert!(file.starts_with("site-") && file.len() == 17, "{file}");
+    }
+    assert_eq!(
+        survey::naming::token("allow.txt"),
+        survey::naming::token("allow.txt")
+    );
+}

@@ -34,6 +34,7 @@ pub mod limits;
 mod markdown;
 pub mod merge;
 mod model;
+pub mod naming;
 pub mod probes;
 pub mod publish;
 pub mod warc;

@@ -65,6 +65,11 @@ pub struct Args {
     /// Probe queries per file.
     #[arg(long, value_name = "N", default_value_t = survey::probes::MAX_QUERIES)]
     max_queries: usize,
+    /// Name the sites quoted (`named`), or replace each host name with a stable unsalted hash
+    /// (`hidden`: `site-` and 12 hex digits of its SHA-256, which anyone who guesses the name can
+    /// recompute). Survey shards by name and hide at the merge.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Hosts::Named)]
+    hosts: Hosts,
     #[command(flatten)]
     select: AdapterArgs,
 }
@@ -78,6 +83,9 @@ enum Action {
         /// Default: as for a survey.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// As for a survey.
+        #[arg(long, value_enum, value_name = "HOW", default_value_t = Hosts::Named)]
+        hosts: Hosts,
     },
     /// One JSON line per response record of a WARC file (host, time, file, offset, status,
     /// body digest): the first read of a census on an engine, which then keeps each host's last
@@ -91,15 +99,34 @@ enum Action {
     },
 }
 
+/// How the written survey names the sites it quotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Hosts {
+    Named,
+    Hidden,
+}
+
+/// `survey` as written: with its sites named or hidden.
+fn as_written(survey: &Survey, hosts: Hosts) -> std::borrow::Cow<'_, Survey> {
+    match hosts {
+        Hosts::Named => std::borrow::Cow::Borrowed(survey),
+        Hosts::Hidden => {
+            let mut hidden = survey.clone();
+            survey::naming::hide_hosts(&mut hidden);
+            std::borrow::Cow::Owned(hidden)
+        }
+    }
+}
+
 pub fn execute(mut args: Args) -> Result<Exit, Error> {
-    if let Some(Action::Merge { files, out }) = args.action {
+    if let Some(Action::Merge { files, out, hosts }) = args.action {
         let out = out.unwrap_or_else(corpus::reports_folder);
         let surveys = files
             .iter()
             .map(|f| Ok((Outside::new(f.display().to_string()), write::read(f)?)))
             .collect::<Result<Vec<_>, Error>>()?;
         let merged = merge_named(surveys)?;
-        write::write(&merged, &out)?;
+        write::write(&as_written(&merged, hosts), &out)?;
         print(&format!("{}wrote {}\n", summary(&merged), written(&out)))?;
         return Ok(unreadable(&merged).unwrap_or(Exit::Ok));
     }
@@ -146,7 +173,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     };
     bar.finish_and_clear();
     let result = result?;
-    write::write(&result, &out)?;
+    write::write(&as_written(&result, args.hosts), &out)?;
     print(&summary(&result))?;
     if let Some(peak) = census::peak_memory().filter(|_| result.census.is_some()) {
         eprintln!(
