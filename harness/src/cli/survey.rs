@@ -142,16 +142,31 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         // `all` left out every adapter this machine cannot run, and that was every one.
         return Err(Error::Adapter("no adapter to survey".to_owned()));
     }
+    // On a terminal only: indicatif draws nothing when standard error is not one.
     let bar = ProgressBar::new_spinner().with_style(
-        ProgressStyle::with_template("{spinner} {pos} answers ({per_sec}) {elapsed}")
-            .expect("valid template"),
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}").expect("valid template"),
     );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
     let options = Options {
         shard: args.shard,
         max_queries: args.max_queries,
     };
     let started = Instant::now();
-    let progress = |_, _| bar.inc(1);
+    let answered = std::sync::Mutex::new(vec![0usize; engines.len()]);
+    let names: Vec<String> = engines.iter().map(|e| e.handshake().name.clone()).collect();
+    let progress = |engine: usize, files: usize| {
+        let mut answered = answered.lock().unwrap_or_else(|e| e.into_inner());
+        answered[engine] = files;
+        let (slowest, least) = (answered.iter().enumerate())
+            .min_by_key(|(_, n)| **n)
+            .map_or((0, 0), |(i, n)| (i, *n));
+        let most = answered.iter().copied().max().unwrap_or(0);
+        bar.set_message(format!(
+            "files answered: {most} by the fastest adapter, {least} by the slowest ({}); each \
+             adapter then completes its examples",
+            shown_line(&names[slowest])
+        ));
+    };
     let result = match (args.corpus.take(), args.plan.take()) {
         (Some(corpus), _) => {
             survey::survey(&corpus, &mut engines, &options, &progress).map_err(Error::from)
