@@ -147,7 +147,8 @@ pub struct Example {
     pub lines: Vec<String>,
     /// Whether the excerpt holds the lines the adapter's verdict rests on, found by asking it;
     /// false when it shows the reference's deciding lines only (the adapter was unavailable, or
-    /// answered the whole file otherwise when asked again).
+    /// answered the whole file otherwise when asked again, or the file is larger than
+    /// [`excerpt::MAX_EXCERPT_BODY`]).
     pub adapter_lines: bool,
     /// The same disagreement reduced to a small case, when it was reduced.
     pub reduced: Option<Reduced>,
@@ -260,6 +261,9 @@ impl Example {
         else {
             return;
         };
+        if body.len() > excerpt::MAX_EXCERPT_BODY {
+            return;
+        }
         // Until now the excerpt shows the reference's deciding lines: they stay.
         let pinned = excerpt::shown_numbers(&self.lines);
         let mut judge = EngineJudge::new(engine, Oracle::new(profile), reference, theirs);

@@ -22,6 +22,10 @@ use robotstxt_fuzzer::{Candidate, CandidateJudge};
 /// of which a handful decide; past it the excerpt keeps every line not yet ruled out.
 pub const EXCERPT_BUDGET: usize = 300;
 
+/// Files larger than this (RFC 9309's 500 KiB parse limit, and a little) show the reference's
+/// deciding lines only: asking the adapter about hundreds of copies of them costs too much.
+pub const MAX_EXCERPT_BODY: usize = 512 << 10;
+
 /// User-agent lines and matching Allow lines pinned per example: a record naming a robot many
 /// times shows the first few.
 const PINNED_PER_KIND: usize = 4;
@@ -183,6 +187,56 @@ pub fn shown_numbers(excerpt: &[String]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use robotstxt_reference::Robots;
+
+    /// Keeps a candidate while it still holds `needed`: an adapter whose verdict rests on it.
+    struct Needs(&'static [u8]);
+
+    impl CandidateJudge for Needs {
+        fn keeps(&mut self, batch: &[Candidate]) -> Vec<bool> {
+            let holds = |c: &Candidate| c.body.windows(self.0.len()).any(|w| w == self.0);
+            batch.iter().map(holds).collect()
+        }
+    }
+
+    #[test]
+    fn the_adapters_lines_join_the_references() {
+        let body = b"User-agent: *\n# note\nAllow: /\nDisallow: /includes/\nDisallow: /x\n";
+        let profile = Profile::Norobots1994;
+        let decision = Robots::parse(profile, body).decide("FooBot", "/includes/");
+        let pinned = pinned(&decision, "/includes/", None);
+        assert_eq!(pinned, [1, 3, 4], "the Allow line matches: pinned too");
+        let cause = robotstxt_fuzzer::case::cause_of(
+            profile,
+            &Candidate {
+                body: body.to_vec(),
+                agent: "FooBot".into(),
+                path: "/includes/".into(),
+            },
+        );
+        // Only the reference's lines pinned: the adapter's Allow line is found by asking.
+        let found = deciding_lines(
+            &mut Needs(b"Allow: /\n"),
+            profile,
+            cause,
+            body,
+            "FooBot",
+            "/includes/",
+            &[1, 4],
+        );
+        assert_eq!(found, Some(vec![1, 3, 4]));
+        // A judge that no longer sees the disagreement on the whole file: nothing found.
+        let none = deciding_lines(
+            &mut Needs(b"absent"),
+            profile,
+            cause,
+            body,
+            "FooBot",
+            "/includes/",
+            &[1, 4],
+        );
+        assert_eq!(none, None);
+    }
 
     #[test]
     fn an_excerpt_marks_what_it_leaves_out() {

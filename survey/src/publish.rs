@@ -274,6 +274,12 @@ fn causes(out: &mut String, a: &AdapterSurvey) {
             html(&e.lines.join("\n")),
             html(&e.explanation)
         );
+        if !e.adapter_lines {
+            out.push_str(
+                "<p>(The reference's deciding lines only: the adapter could not be asked which \
+                 lines its verdict rests on, or the file is too large to ask about.)</p>\n",
+            );
+        }
         if let Some(r) = &e.reduced {
             let _ = writeln!(
                 out,

@@ -304,7 +304,7 @@ fn example(out: &mut String, number: usize, s: &SignatureCount) {
     if !e.adapter_lines {
         out.push_str(
             "(The reference's deciding lines only: the adapter could not be asked which lines its \
-             verdict rests on.)\n\n",
+             verdict rests on, or the file is too large to ask about.)\n\n",
         );
     }
     let _ = writeln!(out, "Reference: {}", cell(&e.explanation));
