@@ -56,6 +56,8 @@ def parse_args(argv):
                    help="the folder the binary runs in (default: the driver's: inside a checkout "
                         "the binary uses its adapters)")
     p.add_argument("--name", help="the census's name (default: the file's name, or 'N WARC files')")
+    p.add_argument("--hosts", choices=["named", "hidden"], default="named",
+                   help="name the sites quoted, or hide them (survey merge --hosts)")
     p.add_argument("--work", help="a scratch folder on each executor (default: the system's)")
     p.add_argument("--fail-first-attempt", action="append", default=[], metavar="WARC_NAME",
                    help="for tests: the first attempt of each task on this file fails")
@@ -141,7 +143,8 @@ def main(argv):
                 f.write(text)
             part_files.append(path)
         merged = subprocess.run(
-            [settings["binary"], "survey", "merge", *part_files, "--out", args.out],
+            [settings["binary"], "survey", "merge", *part_files, "--out", args.out,
+             "--hosts", args.hosts],
             cwd=args.cwd,
         )
     # What the job did beside the survey: which tasks Spark retried, which files could not be
