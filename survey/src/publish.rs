@@ -130,7 +130,8 @@ padding:0 1rem;color:#222}table{border-collapse:collapse;margin:1rem 0}td,th{bor
 pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}.legend span{display:inline-block;\
 width:.8rem;height:.8rem;margin:0 .3rem 0 1rem}";
 
-/// The chart: per adapter, a bar of its scored disagreement rate and, after it, its open points.
+/// The chart: per adapter, highest rate first, a bar of its scored disagreement rate and, after
+/// it, the files that differ on open points only.
 fn chart(out: &mut String, adapters: &[AdapterSurvey]) {
     let height = ROW_HEIGHT * adapters.len() + 30;
     let width = LABEL_WIDTH + BAR_WIDTH + 70;
@@ -143,7 +144,28 @@ fn chart(out: &mut String, adapters: &[AdapterSurvey]) {
          reference\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
          font-size=\"12\" font-family=\"system-ui,sans-serif\">"
     );
-    for (i, a) in adapters.iter().enumerate() {
+    let axis = adapters.len() * ROW_HEIGHT + 18;
+    for tick in [0, 25, 50, 75, 100] {
+        let x = LABEL_WIDTH + BAR_WIDTH * tick / 100;
+        let _ = writeln!(
+            out,
+            "<line x1=\"{x}\" x2=\"{x}\" y1=\"0\" y2=\"{}\" stroke=\"#ddd\"/>\
+             <text x=\"{x}\" y=\"{axis}\" text-anchor=\"middle\">{tick}%</text>",
+            axis - 12
+        );
+    }
+    // Highest rate first; adapters that answered nothing last.
+    let mut order: Vec<&AdapterSurvey> = adapters.iter().collect();
+    let rate_of = |a: &AdapterSurvey| match a.files {
+        0 => -1.0,
+        n => a.disagreements.files as f64 / n as f64,
+    };
+    order.sort_by(|a, b| {
+        rate_of(b)
+            .total_cmp(&rate_of(a))
+            .then_with(|| a.adapter.cmp(&b.adapter))
+    });
+    for (i, a) in order.into_iter().enumerate() {
         let y = i * ROW_HEIGHT + 4;
         let share = |n: usize| {
             if a.files == 0 {
@@ -178,16 +200,6 @@ fn chart(out: &mut String, adapters: &[AdapterSurvey]) {
             LABEL_WIDTH as f64 + scored_width,
             LABEL_WIDTH as f64 + scored_width + open_width + 4.0,
             y + 12,
-        );
-    }
-    let axis = adapters.len() * ROW_HEIGHT + 18;
-    for tick in [0, 25, 50, 75, 100] {
-        let x = LABEL_WIDTH + BAR_WIDTH * tick / 100;
-        let _ = writeln!(
-            out,
-            "<line x1=\"{x}\" x2=\"{x}\" y1=\"0\" y2=\"{}\" stroke=\"#ddd\"/>\
-             <text x=\"{x}\" y=\"{axis}\" text-anchor=\"middle\">{tick}%</text>",
-            axis - 12
         );
     }
     out.push_str("</svg>\n");
