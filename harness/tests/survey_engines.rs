@@ -158,6 +158,23 @@ fn one_process_and_merged_shards_write_the_same_survey() {
         );
     }
 
+    // The publishing formats: a row per adapter and per cause; one page, nothing fetched.
+    let csv = std::fs::read_to_string(whole.join("survey.csv")).unwrap();
+    let rows: Vec<&str> = csv.split("\r\n").filter(|r| !r.is_empty()).collect();
+    assert_eq!(rows[0], robotstxt_survey::publish::CSV_HEADER);
+    let causes: usize = s.adapters.iter().map(|a| a.causes.len() + 1).sum();
+    assert_eq!(rows.len(), 1 + causes, "{csv}");
+    assert!(rows[1].starts_with("reference,") || rows[1].starts_with("python-urllib,"));
+    let page = std::fs::read_to_string(whole.join("survey.html")).unwrap();
+    assert!(
+        page.contains("<svg") && page.contains("python-urllib"),
+        "{page}"
+    );
+    // Quoted robots.txt lines are escaped, so no tag below can come from them.
+    for fetched in ["<script", "<link", "<img", "<iframe", "@import"] {
+        assert!(!page.contains(fetched), "{fetched}");
+    }
+
     // Every example's excerpt is a file of its own on which the reference gives its verdict, and
     // from which the example's label reads again: the label fits what is shown.
     for a in &s.adapters {
