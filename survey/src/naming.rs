@@ -45,6 +45,13 @@ pub fn hide_hosts(survey: &mut Survey) {
     for oversized in &mut survey.oversized {
         oversized.name = token(host_of(&oversized.name));
     }
+    if let Some(census) = &mut survey.census {
+        for example in &mut census.fault_examples {
+            if let Some(target) = &mut example.fault.target {
+                *target = token(host_of(target));
+            }
+        }
+    }
     for adapter in &mut survey.adapters {
         for signature in &mut adapter.signatures {
             let example = &mut signature.example;
