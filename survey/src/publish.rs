@@ -83,7 +83,7 @@ fn rate(part: usize, whole: usize) -> String {
 
 /// Width of the chart's bars at 100%, and of the label column, in pixels.
 const BAR_WIDTH: usize = 420;
-const LABEL_WIDTH: usize = 220;
+const LABEL_WIDTH: usize = 300;
 const ROW_HEIGHT: usize = 22;
 
 /// `survey.html`: the survey's first table as a chart and a table, then each adapter's most
@@ -139,7 +139,8 @@ fn chart(out: &mut String, adapters: &[AdapterSurvey]) {
         out,
         "<h2>Disagreement rates</h2>\n<p class=\"legend\"><span style=\"background:#c0392b\">\
          </span>scored disagreements<span style=\"background:#f0b27a\"></span>open points only \
-         (share of the files answered)</p>\n<svg xmlns=\"http://www.w3.org/2000/svg\" \
+         (share of the files answered; each parser against the reference under the profile in \
+         brackets: the one it claims, else norobots-1994)</p>\n<svg xmlns=\"http://www.w3.org/2000/svg\" \
          role=\"img\" aria-label=\"Share of files on which each parser disagrees with the \
          reference\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
          font-size=\"12\" font-family=\"system-ui,sans-serif\">"
@@ -193,7 +194,7 @@ fn chart(out: &mut String, adapters: &[AdapterSurvey]) {
              <text x=\"{:.1}\" y=\"{}\">{label}</text>",
             LABEL_WIDTH - 6,
             y + 12,
-            html(&a.adapter),
+            html(&format!("{} ({})", a.adapter, a.compared_under)),
             html(&a.adapter),
             a.disagreements.files,
             a.files,
