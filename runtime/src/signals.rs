@@ -12,11 +12,15 @@
 //! the closed standard output fails with `BrokenPipe` instead, and the application ends quietly
 //! with [`STDOUT_CLOSED`], after the usual clean-up of whatever was running.
 
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
-use rustix::process::{kill_process, kill_process_group, Pid, Signal};
+use rustix::process::{
+    kill_process, kill_process_group, waitid, Pid, Signal, WaitId, WaitIdOptions,
+};
 
 /// The exit status after an interrupt: 128 + SIGINT, as shells report it.
 pub const INTERRUPTED: i32 = 130;
@@ -33,6 +37,11 @@ pub struct Running {
 }
 
 static RUNNING: Mutex<Vec<Running>> = Mutex::new(Vec::new());
+/// The harness's end of each supervisor's pipe, by the supervisor's pid (`crate::supervisor`):
+/// closing it asks the supervisor to end its whole tree.
+static SUPERVISED: Mutex<Vec<(i32, OwnedFd)>> = Mutex::new(Vec::new());
+/// How long [`stop`] waits for a supervisor to end its tree before it kills what it can reach.
+const TREE_END: Duration = Duration::from_secs(5);
 /// Held by a start from before its fork until its child is registered.
 static STARTS: Mutex<()> = Mutex::new(());
 /// Set once the harness is stopping everything: no start passes the gate after it.
@@ -109,9 +118,14 @@ pub fn stop_everything() {
     }
 }
 
-/// Kills an adapter's process group with SIGKILL, and every process still holding its output
-/// pipe (a grandchild that left the group with `setsid`).
+/// Ends an adapter and everything it started: its supervisor is asked to kill the whole tree
+/// and waited for (up to [`TREE_END`]); then its process group and every process still holding
+/// its output pipe are sent SIGKILL, which is all there is to do where no supervisor runs.
 pub fn stop(adapter: Running) {
+    if let Some(pipe) = take_supervised(adapter.group) {
+        drop(pipe);
+        wait_gone(adapter.group);
+    }
     // A process that is already gone is what was wanted: errors are not worth reporting.
     if let Some(group) = Pid::from_raw(adapter.group) {
         let _ = kill_process_group(group, Signal::KILL);
@@ -123,13 +137,45 @@ pub fn stop(adapter: Running) {
     }
 }
 
+/// Registers the harness's end of the pipe of the supervisor `pid`.
+pub fn supervised(pid: i32, pipe: OwnedFd) {
+    if let Ok(mut supervised) = SUPERVISED.lock() {
+        supervised.push((pid, pipe));
+    }
+}
+
+fn take_supervised(pid: i32) -> Option<OwnedFd> {
+    let mut supervised = SUPERVISED.lock().ok()?;
+    let at = supervised.iter().position(|(p, _)| *p == pid)?;
+    Some(supervised.swap_remove(at).1)
+}
+
+/// Waits until the child `pid` has exited (without reaping it: its owner does), or it is not a
+/// child any more, or [`TREE_END`] has passed.
+fn wait_gone(pid: i32) {
+    let Some(pid) = Pid::from_raw(pid) else {
+        return;
+    };
+    let deadline = Instant::now() + TREE_END;
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
+    while Instant::now() < deadline {
+        match waitid(WaitId::Pid(pid), options) {
+            Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+            // Exited, or already reaped by its owner.
+            Ok(Some(_)) | Err(_) => return,
+        }
+    }
+}
+
 pub fn adopt(adapter: Running) {
     if let Ok(mut running) = RUNNING.lock() {
         running.push(adapter);
     }
 }
 
+/// Forgets a reaped child; closes its supervisor's pipe (the supervisor is gone by then).
 pub fn release(adapter: Running) {
+    drop(take_supervised(adapter.group));
     if let Ok(mut running) = RUNNING.lock() {
         running.retain(|r| *r != adapter);
     }

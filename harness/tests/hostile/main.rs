@@ -7,6 +7,7 @@
 mod adapters;
 mod archives;
 mod case_files;
+mod descendants;
 mod export;
 mod inputs;
 mod install;
@@ -15,4 +16,5 @@ mod orphans;
 mod output;
 mod readers;
 mod reports_folder;
+mod restarts;
 mod support;
