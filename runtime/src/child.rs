@@ -11,7 +11,7 @@
 //! short-lived worker thread.
 
 use std::io;
-use std::os::fd::{AsRawFd, BorrowedFd};
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
 use std::sync::mpsc::{self, Sender};
@@ -63,9 +63,9 @@ pub fn spawn_holding(
         group: i32::try_from(child.id()).unwrap_or(i32::MAX),
         pipe: child.stdout.as_ref().and_then(pipe_inode),
     };
-    // The supervisor has its copy of the read end; the harness keeps the write end alone.
-    if let Some((_read, write)) = pipe {
-        signals::supervised(running.group, write);
+    // The supervisor has its copies of its ends; the harness keeps its own alone.
+    if let Some(pipes) = pipe {
+        signals::supervised(running.group, pipes.ask, pipes.report);
     }
     signals::adopt(running);
     Ok((child, running))
@@ -86,12 +86,20 @@ fn spawner() -> &'static Mutex<Sender<(Command, Reply)>> {
     })
 }
 
-type PipeEnds = (std::os::fd::OwnedFd, std::os::fd::OwnedFd);
+/// The harness's ends of a supervisor's pipes, and the supervisor's, closed once it has started.
+struct SupervisorPipes {
+    ask: OwnedFd,
+    report: OwnedFd,
+    _supervisor_ends: [OwnedFd; 2],
+}
 
-/// Makes the process `command` forks the supervisor of the real child; returns the supervisor's
-/// pipe (both ends close on exec, so no other child inherits them).
+/// Makes the process `command` forks the supervisor of the real child; returns its pipes (every
+/// end closes on exec, so no other child inherits them).
 #[cfg(target_os = "linux")]
-fn supervise(command: &mut Command, held: &[BorrowedFd<'_>]) -> io::Result<Option<PipeEnds>> {
+fn supervise(
+    command: &mut Command,
+    held: &[BorrowedFd<'_>],
+) -> io::Result<Option<SupervisorPipes>> {
     use crate::supervisor::{self, Kept, MAX_HELD};
     if held.len() > MAX_HELD {
         return Err(io::Error::new(
@@ -99,9 +107,13 @@ fn supervise(command: &mut Command, held: &[BorrowedFd<'_>]) -> io::Result<Optio
             format!("a supervisor holds at most {MAX_HELD} descriptors"),
         ));
     }
-    let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    use rustix::pipe::{pipe_with, PipeFlags};
+    let (read, ask) = pipe_with(PipeFlags::CLOEXEC)?;
+    // Read once the supervisor has exited, when it has written: never waited on.
+    let (report, write) = pipe_with(PipeFlags::CLOEXEC | PipeFlags::NONBLOCK)?;
     let mut kept = Kept {
         pipe: read.as_raw_fd(),
+        report: write.as_raw_fd(),
         held: [-1; MAX_HELD],
     };
     for (slot, fd) in kept.held.iter_mut().zip(held) {
@@ -115,11 +127,15 @@ fn supervise(command: &mut Command, held: &[BorrowedFd<'_>]) -> io::Result<Optio
     unsafe {
         command.pre_exec(hook);
     }
-    Ok(Some((read, write)))
+    Ok(Some(SupervisorPipes {
+        ask,
+        report,
+        _supervisor_ends: [read, write],
+    }))
 }
 
 #[cfg(not(target_os = "linux"))]
-fn supervise(_: &mut Command, _: &[BorrowedFd<'_>]) -> io::Result<Option<PipeEnds>> {
+fn supervise(_: &mut Command, _: &[BorrowedFd<'_>]) -> io::Result<Option<SupervisorPipes>> {
     Ok(None)
 }
 
@@ -210,9 +226,12 @@ mod tests {
         let (mut child, running) = spawn(leaving_a_sleeper("exit 7")).unwrap();
         let sleeper = first_pid(&mut child);
         let status = child.wait().unwrap();
-        signals::release(running);
         assert_eq!(status.code(), Some(7));
         assert!(gone_within(sleeper, std::time::Duration::from_secs(1)));
+        // Not a zombie: its supervisor reaped it, and says it had to kill it.
+        assert!(!std::path::Path::new(&format!("/proc/{sleeper}")).exists());
+        assert_eq!(signals::left_behind(running), Some(1));
+        signals::release(running);
     }
 
     #[test]

@@ -37,9 +37,16 @@ pub struct Running {
 }
 
 static RUNNING: Mutex<Vec<Running>> = Mutex::new(Vec::new());
-/// The harness's end of each supervisor's pipe, by the supervisor's pid (`crate::supervisor`):
-/// closing it asks the supervisor to end its whole tree.
-static SUPERVISED: Mutex<Vec<(i32, OwnedFd)>> = Mutex::new(Vec::new());
+/// The harness's ends of each supervisor's pipes (`crate::supervisor`).
+struct Supervised {
+    pid: i32,
+    /// Closing it (dropping it) asks the supervisor to end its whole tree.
+    _ask: OwnedFd,
+    /// Where the supervisor says how many other processes it killed, before it exits.
+    report: OwnedFd,
+}
+
+static SUPERVISED: Mutex<Vec<Supervised>> = Mutex::new(Vec::new());
 /// How long [`stop`] waits for a supervisor to end its tree before it kills what it can reach.
 const TREE_END: Duration = Duration::from_secs(5);
 /// Held by a start from before its fork until its child is registered.
@@ -122,8 +129,8 @@ pub fn stop_everything() {
 /// and waited for (up to [`TREE_END`]); then its process group and every process still holding
 /// its output pipe are sent SIGKILL, which is all there is to do where no supervisor runs.
 pub fn stop(adapter: Running) {
-    if let Some(pipe) = take_supervised(adapter.group) {
-        drop(pipe);
+    if let Some(supervised) = take_supervised(adapter.group) {
+        drop(supervised);
         wait_gone(adapter.group);
     }
     // A process that is already gone is what was wanted: errors are not worth reporting.
@@ -137,17 +144,32 @@ pub fn stop(adapter: Running) {
     }
 }
 
-/// Registers the harness's end of the pipe of the supervisor `pid`.
-pub fn supervised(pid: i32, pipe: OwnedFd) {
+/// Registers the harness's ends of the pipes of the supervisor `pid`.
+pub fn supervised(pid: i32, ask: OwnedFd, report: OwnedFd) {
     if let Ok(mut supervised) = SUPERVISED.lock() {
-        supervised.push((pid, pipe));
+        supervised.push(Supervised {
+            pid,
+            _ask: ask,
+            report,
+        });
     }
 }
 
-fn take_supervised(pid: i32) -> Option<OwnedFd> {
+fn take_supervised(pid: i32) -> Option<Supervised> {
     let mut supervised = SUPERVISED.lock().ok()?;
-    let at = supervised.iter().position(|(p, _)| *p == pid)?;
-    Some(supervised.swap_remove(at).1)
+    let at = supervised.iter().position(|s| s.pid == pid)?;
+    Some(supervised.swap_remove(at))
+}
+
+/// How many processes other than the child itself its supervisor had to kill, once the child
+/// has exited (its status seen): what it left running. None where no supervisor runs, or when
+/// the supervisor has not said (yet).
+pub fn left_behind(child: Running) -> Option<usize> {
+    let supervised = SUPERVISED.lock().ok()?;
+    let found = supervised.iter().find(|s| s.pid == child.group)?;
+    let mut bytes = [0u8; 4];
+    let read = rustix::io::read(&found.report, &mut bytes).ok()?;
+    (read == 4).then(|| u32::from_le_bytes(bytes) as usize)
 }
 
 /// Waits until the child `pid` has exited (without reaping it: its owner does), or it is not a

@@ -12,7 +12,9 @@
 //! kills every process below it, level by level (each killed process's children are reparented
 //! to it, listed in `/proc/thread-self/children`), until it has no child left, and only then
 //! exits, with the real child's status (a child killed by a signal is reported killed by it). So
-//! the harness sees the supervisor as the child: its pid, its pipes, its exit status.
+//! the harness sees the supervisor as the child: its pid, its pipes, its exit status. Before it
+//! exits it writes, on a second pipe, how many other processes it had to kill (a crawler's
+//! detached helper is a fault of the crawler's, and reported).
 //!
 //! Between `fork` and `exec` a process forked from a program with threads may only make
 //! async-signal-safe calls: no allocation, no lock. Everything below is a raw system call
@@ -24,13 +26,18 @@ use std::os::fd::RawFd;
 /// How many descriptors beyond its pipe a supervisor may keep open (an install lock).
 pub const MAX_HELD: usize = 4;
 
-/// What the supervisor keeps: the read end of its pipe from the harness, and descriptors that
-/// must stay open until its tree is gone (a lock held on behalf of the tree).
+/// What the supervisor keeps: the read end of its pipe from the harness, the write end of its
+/// pipe to the harness, and descriptors that must stay open until its tree is gone (a lock held
+/// on behalf of the tree).
 #[derive(Debug, Clone, Copy)]
 pub struct Kept {
     pub pipe: RawFd,
+    pub report: RawFd,
     pub held: [RawFd; MAX_HELD],
 }
+
+/// At most this many distinct processes killed are counted (a fork bomb is reported as this).
+const COUNTED: usize = 256;
 
 /// Run in the process `Command::spawn` forked, before its exec (a `pre_exec` hook). Returns in
 /// the real child, which then execs; never returns in the supervisor. A supervisor whose harness
@@ -52,6 +59,7 @@ pub fn split(kept: Kept) -> io::Result<()> {
             // The real child: killed by the kernel if its supervisor dies (a SIGKILL sent to
             // it), and starting only if the supervisor is still there.
             libc::close(kept.pipe);
+            libc::close(kept.report);
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
             if libc::getppid() != supervisor {
                 libc::_exit(127);
@@ -117,15 +125,18 @@ unsafe fn supervise(child: libc::pid_t, kept: Kept) -> ! {
             break;
         }
     }
-    end_tree(child, &mut status);
+    let killed = end_tree(child, &mut status);
+    let bytes = (killed as u32).to_le_bytes();
+    libc::write(kept.report, bytes.as_ptr().cast(), bytes.len());
     exit_as(status)
 }
 
 /// Closes every descriptor but the ones kept: the copies of the harness's pipes (another
 /// adapter's output, another supervisor's pipe) must not be held open here.
 unsafe fn close_all_but(kept: Kept) {
-    let mut keep = [kept.pipe; MAX_HELD + 1];
-    let mut count = 1;
+    let mut keep = [kept.pipe; MAX_HELD + 2];
+    keep[1] = kept.report;
+    let mut count = 2;
     for fd in kept.held.iter().copied().filter(|&fd| fd >= 0) {
         keep[count] = fd;
         count += 1;
@@ -154,10 +165,16 @@ unsafe fn close_range(first: libc::c_uint, last: libc::c_uint) {
 }
 
 /// Kills every process below the supervisor, level by level, and reaps them all; records the
-/// child's status when it is reaped here.
-unsafe fn end_tree(child: libc::pid_t, status: &mut Option<libc::c_int>) {
+/// child's status when it is reaped here. Returns how many processes other than the child it
+/// killed (distinct, up to [`COUNTED`]).
+unsafe fn end_tree(child: libc::pid_t, status: &mut Option<libc::c_int>) -> usize {
+    let mut killed = Killed {
+        pids: [0; COUNTED],
+        count: 0,
+        child,
+    };
     loop {
-        let listed = kill_children();
+        let listed = kill_children(&mut killed);
         loop {
             let mut raw = 0;
             let reaped = libc::waitpid(-1, &mut raw, libc::WNOHANG);
@@ -168,7 +185,7 @@ unsafe fn end_tree(child: libc::pid_t, status: &mut Option<libc::c_int>) {
                 continue;
             }
             if reaped < 0 && *libc::__errno_location() == libc::ECHILD {
-                return;
+                return killed.count;
             }
             break;
         }
@@ -187,9 +204,28 @@ unsafe fn end_tree(child: libc::pid_t, status: &mut Option<libc::c_int>) {
     }
 }
 
+/// The distinct processes killed, but the child.
+struct Killed {
+    pids: [libc::pid_t; COUNTED],
+    count: usize,
+    child: libc::pid_t,
+}
+
+impl Killed {
+    fn kill(&mut self, pid: libc::pid_t) {
+        // SAFETY: a system call on a number.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        if pid == self.child || self.pids[..self.count].contains(&pid) || self.count == COUNTED {
+            return;
+        }
+        self.pids[self.count] = pid;
+        self.count += 1;
+    }
+}
+
 /// Sends SIGKILL to every child the supervisor has now; how many were listed, or -1 when the
 /// list cannot be read.
-unsafe fn kill_children() -> i64 {
+unsafe fn kill_children(killed: &mut Killed) -> i64 {
     let path = c"/proc/thread-self/children";
     let fd = libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
     if fd < 0 {
@@ -211,7 +247,7 @@ unsafe fn kill_children() -> i64 {
                     .saturating_add((byte - b'0') as libc::pid_t);
                 in_number = true;
             } else if in_number {
-                libc::kill(pid, libc::SIGKILL);
+                killed.kill(pid);
                 listed += 1;
                 pid = 0;
                 in_number = false;
@@ -219,7 +255,7 @@ unsafe fn kill_children() -> i64 {
         }
     }
     if in_number {
-        libc::kill(pid, libc::SIGKILL);
+        killed.kill(pid);
         listed += 1;
     }
     libc::close(fd);
