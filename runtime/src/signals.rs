@@ -54,6 +54,9 @@ static STARTS: Mutex<()> = Mutex::new(());
 /// Set once the harness is stopping everything: no start passes the gate after it.
 static STOPPING: AtomicBool = AtomicBool::new(false);
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Held by each step that makes or fills a registered temporary folder, and by the handler from
+/// before it removes the temporaries until the process exits.
+static TEMPORARY_STEPS: Mutex<()> = Mutex::new(());
 /// More clean-ups for [`stop_everything`], registered by code that starts processes this module
 /// cannot find by their group or pipe (a crawler's children that left both).
 static HOOKS: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
@@ -115,6 +118,12 @@ pub fn stop_everything() {
     for hook in hooks {
         hook();
     }
+    // Waits for a step under way to end; no step starts after it, so nothing is written into a
+    // folder once it is removed. Kept until the process exits.
+    let steps = TEMPORARY_STEPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    std::mem::forget(steps);
     let temporary = TEMPORARY.lock().map(|t| t.clone()).unwrap_or_default();
     for path in temporary {
         if path.is_dir() {
@@ -201,6 +210,22 @@ pub fn release(adapter: Running) {
     if let Ok(mut running) = RUNNING.lock() {
         running.retain(|r| *r != adapter);
     }
+}
+
+/// Taken by a step that makes or fills a temporary folder (and registers it): the interrupt
+/// handler waits for the step to end before it removes the folder, and once it has begun, a
+/// step waits for the process to exit or, if the handler has not taken its turn yet, is refused.
+pub fn temporary_step() -> std::io::Result<MutexGuard<'static, ()>> {
+    let step = TEMPORARY_STEPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if STOPPING.load(Ordering::SeqCst) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "interrupted",
+        ));
+    }
+    Ok(step)
 }
 
 /// Registers a temporary file or folder, removed if the run is interrupted.

@@ -80,11 +80,16 @@ fn an_adapter_named_like_a_kept_page_does_not_overwrite_it() {
     let out = dir.path().join("reports");
     fs::create_dir(&out).unwrap();
     fs::write(out.join("survey.md"), "kept").unwrap();
+    fs::write(out.join("survey-2.md"), "kept too").unwrap();
     let ran = drive(dir.path(), "report", &cmd, &["--out", "reports"]);
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert_eq!(fs::read_to_string(out.join("survey.md")).unwrap(), "kept");
+    assert_eq!(
+        fs::read_to_string(out.join("survey-2.md")).unwrap(),
+        "kept too"
+    );
     assert!(
-        names_in(&out).contains(&"survey-2.md".to_owned()),
+        names_in(&out).contains(&"adapter-survey.md".to_owned()),
         "{:?}",
         names_in(&out)
     );
@@ -133,14 +138,15 @@ fn start(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
         .unwrap()
 }
 
-/// `survey` and `report` both wait for the lock on the folder they write into: while another
-/// holds it, neither writes a file there; once it is released, both finish.
+/// `survey` and `report` both wait for the lock on the folder they write into (the file
+/// `.out.lock` beside it): while another holds it, neither writes a file there; once it is
+/// released, both finish.
 #[test]
 fn survey_and_report_wait_for_the_folder_lock() {
     use rustix::fs::{flock, FlockOperation};
     let dir = survey_and_report_place();
     let out = dir.path().join("out");
-    let held = fs::File::open(&out).unwrap();
+    let held = fs::File::create(dir.path().join(".out.lock")).unwrap();
     flock(&held, FlockOperation::LockExclusive).unwrap();
     let mut survey = start(dir.path(), &SURVEY);
     let mut report = start(dir.path(), &REPORT);
@@ -183,4 +189,50 @@ fn a_survey_racing_a_report_keeps_its_output() {
             );
         }
     }
+}
+
+/// Two reports and a survey into one folder at the same moment, 6 times: the folder the reports
+/// exchange away does not take the survey's output with it (the lock is beside the folder).
+#[test]
+fn two_reports_and_a_survey_into_one_folder_keep_the_survey() {
+    for trial in 0..6u64 {
+        let dir = survey_and_report_place();
+        let mut first = start(dir.path(), &REPORT);
+        let mut survey = start(dir.path(), &SURVEY);
+        std::thread::sleep(std::time::Duration::from_millis(20 * trial));
+        let mut second = start(dir.path(), &REPORT);
+        for child in [&mut first, &mut survey, &mut second] {
+            assert!(child.wait().unwrap().success(), "trial {trial}");
+        }
+        let names = names_in(&dir.path().join("out"));
+        for name in ["survey.json", "survey.md", "README.md", "index.html"] {
+            assert!(
+                names.contains(&name.to_owned()),
+                "trial {trial}: {name}: {names:?}"
+            );
+        }
+    }
+}
+
+/// `report --history` with a history folder that cannot be kept (a file stands in its place)
+/// fails before any adapter starts.
+#[test]
+fn a_bad_history_folder_fails_before_any_adapter_runs() {
+    let (dir, cmd) = scratch(2, "x", "plain");
+    fs::write(dir.path().join("history"), "a file").unwrap();
+    let ran = drive(
+        dir.path(),
+        "report",
+        &cmd,
+        &["--out", "reports", "--history", "history"],
+    );
+    // Exit 5: a place that cannot be written.
+    assert_eq!(ran.code, 5, "{}", ran.stderr);
+    assert!(ran.stderr.contains("history"), "{}", ran.stderr);
+    assert!(
+        !dir.path().join("pids").exists(),
+        "an adapter was started: {}",
+        ran.stderr
+    );
+    assert!(!dir.path().join("reports").exists());
 }
