@@ -141,7 +141,7 @@ def main(argv):
                 f.write(text)
             part_files.append(path)
         merged = subprocess.run(
-            [settings["binary"], "survey", "merge", *part_files, "--out", args.out],
+            [settings["binary"], "survey", "merge", *part_files, "--out=" + args.out],
             cwd=args.cwd,
         )
     # What the job did beside the survey: which tasks Spark retried, which files could not be
@@ -240,7 +240,8 @@ def captures_task(file, settings):
     work = tempfile.mkdtemp(prefix="census-", dir=settings["work"])
     try:
         local = fetch(path, work, settings)
-        code, out, err = run_binary(["survey", "captures", "--warc", local], settings)
+        # `--warc=PATH`: a path starting with `-` is a value, not a flag.
+        code, out, err = run_binary(["survey", "captures", "--warc=" + local], settings)
         if code != 0:
             raise IOError("%s: survey captures exited %d: %s" % (path, code, err.strip()[-2000:]))
         result = []
@@ -293,7 +294,7 @@ def survey_part(k, path, warc, entries, unreadable, settings):
                     entry["hosts"] = hosts
                 f.write(json.dumps(entry) + "\n")
         out = os.path.join(work, "out")
-        argv = ["survey", "--warc", local or warc, "--plan", plan, "--out", out]
+        argv = ["survey", "--warc=" + (local or warc), "--plan=" + plan, "--out=" + out]
         for adapter in settings["adapters"]:
             argv += ["--adapter", adapter]
         argv += settings["binary_args"]

@@ -7,6 +7,7 @@
 mod adapters;
 mod archives;
 mod case_files;
+mod census_plans;
 mod descendants;
 mod export;
 mod inputs;
