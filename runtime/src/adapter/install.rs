@@ -38,6 +38,9 @@ pub enum Availability {
 
 /// Checks `requires`, `probe` and the setup markers, in that order.
 pub fn availability(adapter: &Adapter) -> Availability {
+    if let Some(reason) = &adapter.broken {
+        return Availability::Unavailable(reason.clone());
+    }
     if adapter.in_process {
         return Availability::Ready;
     }
