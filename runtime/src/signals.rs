@@ -213,19 +213,20 @@ pub fn release(adapter: Running) {
 }
 
 /// Taken by a step that makes or fills a temporary folder (and registers it): the interrupt
-/// handler waits for the step to end before it removes the folder, and once it has begun, a
-/// step waits for the process to exit or, if the handler has not taken its turn yet, is refused.
-pub fn temporary_step() -> std::io::Result<MutexGuard<'static, ()>> {
+/// handler waits for the step to end before it removes the folder. Once the handler has begun,
+/// a step never starts: this waits for the handler to end the process (returning, the caller
+/// might exit first, with the folder half removed).
+pub fn temporary_step() -> MutexGuard<'static, ()> {
     let step = TEMPORARY_STEPS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     if STOPPING.load(Ordering::SeqCst) {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::Interrupted,
-            "interrupted",
-        ));
+        drop(step);
+        loop {
+            std::thread::park();
+        }
     }
-    Ok(step)
+    step
 }
 
 /// Registers a temporary file or folder, removed if the run is interrupted.

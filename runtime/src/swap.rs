@@ -50,25 +50,24 @@ pub fn write_new_folder<'f>(
     }
     signals::guard_temporary(&staging);
     let written = (|| {
-        let interrupted = |e| (staging.clone(), e);
         for (path, bytes) in files {
-            let _step = signals::temporary_step().map_err(interrupted)?;
+            let _step = signals::temporary_step();
             let target = staging.join(path);
             if let Some(folder) = target.parent() {
                 fs::create_dir_all(folder).map_err(|e| (folder.to_owned(), e))?;
             }
             fs::write(&target, bytes).map_err(|e| (target.clone(), e))?;
         }
-        let _step = signals::temporary_step().map_err(interrupted)?;
+        let _step = signals::temporary_step();
         fs::create_dir_all(&staging).map_err(|e| (staging.clone(), e))?;
         fs::rename(&staging, dir).map_err(|e| (dir.to_owned(), e))
     })();
-    if let Ok(_step) = signals::temporary_step() {
-        if written.is_err() {
-            let _ = fs::remove_dir_all(&staging);
-        }
-        signals::release_temporary(&staging);
+    let step = signals::temporary_step();
+    if written.is_err() {
+        let _ = fs::remove_dir_all(&staging);
     }
+    signals::release_temporary(&staging);
+    drop(step);
     written
 }
 
@@ -101,7 +100,7 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
     }
     // Made and registered in one step, so that an interrupt either finds it registered or comes
     // before it exists.
-    let step = signals::temporary_step().map_err(at)?;
+    let step = signals::temporary_step();
     // 0777 before the umask, as `fs::create_dir` makes a folder: after the exchange, this is the
     // reports folder (tempfile's default is 0700).
     let staging = tempfile::Builder::new()
@@ -123,15 +122,10 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
     };
     // Removes what is left under the staging name: the new folder if anything failed, the old
     // one after the exchange.
-    match signals::temporary_step() {
-        Ok(step) => {
-            drop(staging);
-            signals::release_temporary(&registered);
-            drop(step);
-        }
-        // The interrupt handler removes it.
-        Err(_) => std::mem::forget(staging),
-    }
+    let step = signals::temporary_step();
+    drop(staging);
+    signals::release_temporary(&registered);
+    drop(step);
     result.map_err(at)
 }
 
@@ -161,11 +155,11 @@ fn same_owner_and_mode(out: &Path, staging: &Path) -> io::Result<()> {
 
 fn build_and_swap(out: &Path, staging: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
     if out.is_dir() {
-        let _step = signals::temporary_step()?;
+        let _step = signals::temporary_step();
         copy_others(out, staging, files)?;
     }
     for (name, bytes) in files {
-        let _step = signals::temporary_step()?;
+        let _step = signals::temporary_step();
         let path = staging.join(name);
         if let Some(folder) = path.parent() {
             fs::create_dir_all(folder)?;
@@ -174,7 +168,7 @@ fn build_and_swap(out: &Path, staging: &Path, files: &[(String, Vec<u8>)]) -> io
         fs::File::open(&path)?.sync_all()?;
     }
     fs::File::open(staging)?.sync_all()?;
-    let _step = signals::temporary_step()?;
+    let _step = signals::temporary_step();
     if out.is_dir() {
         exchange(staging, out)?;
     } else {

@@ -236,3 +236,43 @@ fn a_bad_history_folder_fails_before_any_adapter_runs() {
     );
     assert!(!dir.path().join("reports").exists());
 }
+
+/// SIGTERM to `report` at 16 moments spread over its run, the write of the folder included:
+/// whenever it comes, no staging folder is left beside the reports folder, and the folder holds
+/// the old set or the new one whole.
+#[test]
+fn an_interrupt_at_any_moment_leaves_no_staging_folder() {
+    use rustix::process::{kill_process, Pid, Signal};
+    let dir = survey_and_report_place();
+    let out = dir.path().join("out");
+    let mut finished = start(dir.path(), &REPORT);
+    let began = std::time::Instant::now();
+    assert!(finished.wait().unwrap().success());
+    let whole = began.elapsed();
+    let old = fs::read_to_string(out.join("README.md")).unwrap();
+    for trial in 0..16u32 {
+        let mut report = start(dir.path(), &REPORT);
+        std::thread::sleep(whole * trial / 14);
+        let _ = kill_process(Pid::from_child(&report), Signal::TERM);
+        let status = report.wait().unwrap();
+        // Before the handler is installed, the signal ends it outright (nothing written yet).
+        use std::os::unix::process::ExitStatusExt;
+        assert!(
+            matches!(status.code(), Some(0 | 130)) || status.signal() == Some(15),
+            "trial {trial}: {status:?}"
+        );
+        let beside: Vec<String> = names_in(dir.path())
+            .into_iter()
+            .filter(|n| n.starts_with(".out.new-"))
+            .collect();
+        assert_eq!(beside, Vec::<String>::new(), "trial {trial}");
+        let names = names_in(&out);
+        assert!(
+            names.iter().all(|n| !n.contains(".tmp-")),
+            "trial {trial}: {names:?}"
+        );
+        let readme = fs::read_to_string(out.join("README.md")).unwrap();
+        // The date line changes between runs; the rest of the page is the same set.
+        assert_eq!(readme.lines().count(), old.lines().count(), "trial {trial}");
+    }
+}
