@@ -204,11 +204,18 @@ pub fn adopt(adapter: Running) {
     }
 }
 
-/// Forgets a reaped child; closes its supervisor's pipe (the supervisor is gone by then).
+/// Forgets a reaped child; closes its supervisor's pipe (the supervisor is gone by then). While
+/// the interrupt handler stops everything, the caller waits here for it to end the process: a
+/// child it killed must not be reported as a failure, nor the process end with another status.
 pub fn release(adapter: Running) {
     drop(take_supervised(adapter.group));
     if let Ok(mut running) = RUNNING.lock() {
         running.retain(|r| *r != adapter);
+    }
+    if STOPPING.load(Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
     }
 }
 

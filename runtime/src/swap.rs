@@ -332,8 +332,8 @@ pub struct FolderLock(#[allow(dead_code)] fs::File);
 /// folder can be made either, so the folder is never exchanged), the folder itself.
 pub fn lock_folder(out: &Path) -> io::Result<FolderLock> {
     use rustix::fs::{flock, FlockOperation};
-    let out = resolved(out)?;
-    let (parent, name) = split(&out)?;
+    let out = &resolved(out)?;
+    let (parent, name) = split(out)?;
     let beside = parent.join(format!(".{name}.lock"));
     let lock = match fs::File::options()
         .create(true)
@@ -348,7 +348,7 @@ pub fn lock_folder(out: &Path) -> io::Result<FolderLock> {
                 io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
             ) =>
         {
-            fs::File::open(&out)?
+            fs::File::open(out)?
         }
         Err(e) => {
             return Err(io::Error::new(
