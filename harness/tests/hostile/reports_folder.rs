@@ -276,3 +276,40 @@ fn an_interrupt_at_any_moment_leaves_no_staging_folder() {
         assert_eq!(readme.lines().count(), old.lines().count(), "trial {trial}");
     }
 }
+
+/// A full disk behind a mount point: the reports folder is a small file system of its own
+/// (`tmpfs` in a mount namespace of the test's own), nearly full, so the second report runs out
+/// of space part way. It fails, and the folder still holds the first report's files, every one
+/// as it was, with no temporary left.
+#[test]
+fn a_full_disk_behind_a_mount_point_leaves_the_previous_set_whole() {
+    let (dir, cmd) = scratch(2, "x", "plain");
+    fs::create_dir(dir.path().join("mounted")).unwrap();
+    let script = "mount -t tmpfs -o size=2m tmpfs mounted || exit 99\n\
+                  \"$BINARY\" report --cases cases.yaml --adapter-cmd \"$ADAPTER\" --out mounted \
+                  2>/dev/null || exit 98\n\
+                  cp -r mounted before\n\
+                  dd if=/dev/zero of=mounted/filler bs=4k 2>/dev/null\n\
+                  truncate -s -24K mounted/filler\n\
+                  \"$BINARY\" report --cases cases.yaml --adapter-cmd \"$ADAPTER\" --out mounted\n\
+                  echo \"second=$?\"\n\
+                  rm mounted/filler\n\
+                  diff -r before mounted && echo same\n\
+                  ls -a mounted";
+    let ran = std::process::Command::new("unshare")
+        .args(["--mount", "--map-root-user", "sh", "-c", script])
+        .current_dir(dir.path())
+        .env("BINARY", env!("CARGO_BIN_EXE_robotstxt-test"))
+        .env("ADAPTER", &cmd)
+        .output()
+        .expect("unshare(1) (util-linux) runs");
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert_ne!(ran.status.code(), Some(99), "no tmpfs: {stderr}");
+    assert_ne!(ran.status.code(), Some(98), "the first report failed");
+    // Exit 5: the folder could not be written.
+    assert!(stdout.contains("second=5"), "{stdout}{stderr}");
+    assert!(stderr.contains("No space left"), "{stderr}");
+    assert!(stdout.contains("same"), "{stdout}");
+    assert!(!stdout.contains(".tmp-"), "{stdout}");
+}
