@@ -6,7 +6,7 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 
-use crate::support::{drive, names_in, scratch};
+use crate::support::{cases_yaml, drive, names_in, scratch};
 
 #[test]
 fn a_link_given_as_out_is_kept_and_its_folder_written() {
@@ -285,13 +285,15 @@ fn an_interrupt_at_any_moment_leaves_no_staging_folder() {
 fn a_full_disk_behind_a_mount_point_leaves_the_previous_set_whole() {
     let (dir, cmd) = scratch(2, "x", "plain");
     fs::create_dir(dir.path().join("mounted")).unwrap();
+    // The second report differs from the first whenever it runs (three cases, not two).
+    fs::write(dir.path().join("more.yaml"), cases_yaml(3, "x")).unwrap();
     let script = "mount -t tmpfs -o size=2m tmpfs mounted || exit 99\n\
                   \"$BINARY\" report --cases cases.yaml --adapter-cmd \"$ADAPTER\" --out mounted \
                   2>/dev/null || exit 98\n\
                   cp -r mounted before\n\
                   dd if=/dev/zero of=mounted/filler bs=4k 2>/dev/null\n\
                   truncate -s -24K mounted/filler\n\
-                  \"$BINARY\" report --cases cases.yaml --adapter-cmd \"$ADAPTER\" --out mounted\n\
+                  \"$BINARY\" report --cases more.yaml --adapter-cmd \"$ADAPTER\" --out mounted\n\
                   echo \"second=$?\"\n\
                   rm mounted/filler\n\
                   diff -r before mounted && echo same\n\
