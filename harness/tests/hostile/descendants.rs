@@ -1,7 +1,7 @@
 //! No descendant outlives the harness, whatever ends it: after SIGKILL of the harness, a
 //! grandchild that left in a session of its own, ignores SIGTERM and spins on the CPU is gone
-//! within 3 s, whether an adapter started it (`run`) or a setup step did (`adapters install`);
-//! and the install lock is free only once that tree is gone. The adapter and the setup step are
+//! within 3 s, whether an adapter started it (`run`), a setup step (`adapters install`) or a
+//! crawler (`crawl`); and the install lock is free only once that tree is gone. The adapter and the setup step are
 //! written into a temporary folder by each test.
 
 use std::fs;
@@ -204,4 +204,51 @@ fn sigkill_of_an_install_leaves_no_grandchild_and_holds_the_lock_until_then() {
         thread::sleep(Duration::from_millis(5));
     }
     eprintln!("the setup step's tree was gone {took:?} after SIGKILL of the harness");
+}
+
+/// The processes whose environment holds the crawl mark of the harness `pid`.
+fn marked_by(pid: u32) -> Vec<i32> {
+    let prefix = format!("ROBOTSTXT_CRAWL_MARK={pid}-");
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|n| {
+            let environ = fs::read(format!("/proc/{n}/environ")).unwrap_or_default();
+            environ
+                .split(|b| *b == 0)
+                .any(|v| v.starts_with(prefix.as_bytes()))
+        })
+        .collect()
+}
+
+#[test]
+fn sigkill_of_crawl_leaves_no_detached_child_of_a_crawler() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let script = root.join("crawl/tests/fixtures/fake_crawler.py");
+    let cmd = format!(
+        "setsid sh -c 'trap \"\" TERM; while :; do :; done' < /dev/null > /dev/null 2>&1 & \
+         python3 {} hang {{url}} {{agent}} {{timeout}}",
+        script.display()
+    );
+    let harness = Command::new(env!("CARGO_BIN_EXE_robotstxt-test"))
+        .current_dir(root)
+        .args(["crawl", "--crawler-cmd", &cmd, "--profile", "rfc9309"])
+        .args(["--case-limit", "120", "--cases", "cases/access/groups.yaml"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = harness.id();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let marked = loop {
+        let marked = marked_by(pid);
+        if marked.len() >= 3 {
+            break marked;
+        }
+        assert!(Instant::now() < deadline, "the crawler never started");
+        thread::sleep(Duration::from_millis(20));
+    };
+    let took = killed_leaves_none(harness, &marked, |_| {});
+    eprintln!("the crawler's tree was gone {took:?} after SIGKILL of the harness");
 }
