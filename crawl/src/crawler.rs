@@ -198,6 +198,7 @@ impl Carried {
                 setup: m.setup.clone(),
                 run: m.run.clone(),
             },
+            broken: None,
             dir: self.dir.clone(),
             cache: self.cache.clone(),
             target: self.places.target.clone(),

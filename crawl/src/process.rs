@@ -1,11 +1,12 @@
 //! A crawler process for one case: started fresh (no cache carries over), in a process group of
-//! its own (through the runtime's [`child::spawn`], which also has the kernel kill it if the
-//! harness dies), and stopped with everything it started.
+//! its own under the runtime's supervisor ([`child::spawn`], which ends its whole tree when it
+//! exits or the harness dies), and stopped with everything it started.
 //!
-//! A process group is not enough: a crawler may fork a child that calls `setsid` and closes its
-//! descriptors. So each crawler gets a mark in its environment, `ROBOTSTXT_CRAWL_MARK`, which its
-//! children inherit; stopping kills the group, then every process whose environment holds the
-//! mark, until none is left. An interrupt does the same for every mark of this harness, through
+//! The supervisor counts what it had to kill as the crawler exited (a crawler that leaves a
+//! process behind is at fault). Where no supervisor runs, a process group is not enough: a
+//! crawler may fork a child that calls `setsid` and closes its descriptors. So each crawler also
+//! gets a mark in its environment, `ROBOTSTXT_CRAWL_MARK`, which its children inherit; stopping
+//! kills the group, then every process whose environment holds the mark, until none is left. An interrupt does the same for every mark of this harness, through
 //! the runtime's interrupt handler ([`signals::on_stop`]).
 
 use std::fs::File;
@@ -88,10 +89,12 @@ impl Crawler {
     }
 
     /// Kills the process, its group and every process carrying its mark; returns how many
-    /// processes other than the crawler itself were still running (forked and left behind).
+    /// processes other than the crawler itself were still running (forked and left behind): those
+    /// its supervisor killed as it exited, and those found after.
     pub fn stop(mut self) -> usize {
+        let ended_with_it = signals::left_behind(self.running).unwrap_or(0);
         signals::stop(self.running);
-        let left = kill_marked(&|m| m == self.mark, self.child.id());
+        let left = ended_with_it + kill_marked(&|m| m == self.mark, self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
         signals::release(self.running);

@@ -365,6 +365,21 @@ fn shards_merge_into_the_whole_survey() {
     );
     let three = run(dir.path(), Some(Shard::parse("1/3").unwrap()));
     assert!(merge(vec![one.clone(), three]).is_err());
+    // A `survey.json` naming shard 0 (or one past its count, or one twice) is refused, so that
+    // shard 0 beside shard 2 never reads as the whole of two.
+    for included in [vec![0], vec![3], vec![2, 2]] {
+        let mut forged = one.clone();
+        forged.shards.as_mut().unwrap().included = included.clone();
+        let refused = merge(vec![forged.clone(), two.clone()]).unwrap_err();
+        let index = included[0];
+        let expected = if index == 2 {
+            MergeError::ShardTwice { index, count: 2 }
+        } else {
+            MergeError::ShardNumber { index, count: 2 }
+        };
+        assert_eq!(refused, expected, "{included:?}");
+        assert_eq!(merge(vec![two.clone(), forged]).unwrap_err(), expected);
+    }
     // Only part of the shards: still marked as such.
     assert_eq!(merge(vec![one]).unwrap().shards.unwrap().included, [1]);
     for bad in ["0/2", "3/2", "2", "a/b", "1/0"] {

@@ -59,6 +59,73 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     Ok(())
 }
 
+/// Writes every one of `files` atomically, all or none: each goes to a temporary beside its
+/// target first, and only once every temporary is written and flushed are they renamed into
+/// place. A failure while writing (a full disk) leaves every target as it was, with no
+/// temporary; only a rename can still fail after that, which needs no space, and the error
+/// then says how many files were already replaced.
+pub fn write_atomic_all(files: &[(PathBuf, &[u8])]) -> Result<(), WriteError> {
+    let mut staged = Vec::with_capacity(files.len());
+    let release = |staged: &[(tempfile::NamedTempFile, &Path)]| {
+        for (temporary, _) in staged {
+            signals::release_temporary(temporary.path());
+        }
+    };
+    for (path, bytes) in files {
+        let fail = |source| WriteError {
+            path: path.clone(),
+            source,
+        };
+        let name = path.file_name().ok_or_else(|| {
+            fail(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a file name",
+            ))
+        })?;
+        let mut prefix = name.to_owned();
+        prefix.push(".");
+        let made = tempfile::Builder::new()
+            .prefix(&prefix)
+            .suffix(&temporary_suffix())
+            .permissions(Permissions::from_mode(0o666))
+            .tempfile_in(folder_of(path));
+        let mut temporary = match made {
+            Ok(temporary) => temporary,
+            Err(e) => {
+                release(&staged);
+                return Err(fail(e));
+            }
+        };
+        signals::guard_temporary(temporary.path());
+        if let Err(e) = write_synced(temporary.as_file_mut(), bytes) {
+            signals::release_temporary(temporary.path());
+            release(&staged);
+            return Err(fail(e));
+        }
+        staged.push((temporary, path.as_path()));
+    }
+    let total = staged.len();
+    for (done, (temporary, path)) in staged.into_iter().enumerate() {
+        let registered = temporary.path().to_owned();
+        let persisted = temporary.persist(path);
+        signals::release_temporary(&registered);
+        if let Err(e) = persisted {
+            let source = io::Error::new(
+                e.error.kind(),
+                format!("{} (after {done} of {total} files were replaced)", e.error),
+            );
+            return Err(WriteError {
+                path: path.to_owned(),
+                source,
+            });
+        }
+    }
+    for (path, _) in files {
+        sync_folder(folder_of(path));
+    }
+    Ok(())
+}
+
 fn write_synced(file: &mut File, bytes: &[u8]) -> io::Result<()> {
     file.write_all(bytes)?;
     // Without the sync, a crash soon after the rename can leave an empty file under the new name.

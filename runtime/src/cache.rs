@@ -94,7 +94,7 @@ pub fn root(explicit: Option<&Path>) -> Result<PathBuf, CacheError> {
 /// An exclusive lock on one adapter's install, released when dropped.
 #[derive(Debug)]
 pub struct InstallLock {
-    _file: File,
+    file: File,
 }
 
 /// The install lock could not be taken.
@@ -134,6 +134,12 @@ impl InstallLock {
             }
             Err(fs4::TryLockError::Error(e)) => return Err(fail(e)),
         }
-        Ok(InstallLock { _file: file })
+        Ok(InstallLock { file })
+    }
+
+    /// The locked file, for a process that must keep the lock while it runs (a setup step's
+    /// supervisor: the lock is released only once the step's whole tree is gone).
+    pub fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        std::os::fd::AsFd::as_fd(&self.file)
     }
 }

@@ -8,7 +8,7 @@
 //! the one loop that feeds every item to every engine, each on its own thread and taking
 //! [`turns`]; `run`, `report`, `survey` and `compare` all use it. [`signals`] stops every adapter
 //! (and removes registered temporary files) on an interrupt, and [`child`] starts every process
-//! so that none outlives the harness.
+//! under a supervisor, so that no descendant outlives the harness.
 //!
 //! The crate carries every adapter folder ([`suite`]), so the installed binary works in any
 //! folder: inside a checkout of this repository the files on disk win, anywhere else the embedded
@@ -24,5 +24,7 @@ pub mod markup;
 pub mod side_by_side;
 pub mod signals;
 pub mod suite;
+#[cfg(target_os = "linux")]
+mod supervisor;
 pub mod swap;
 pub mod turns;

@@ -12,11 +12,15 @@
 //! the closed standard output fails with `BrokenPipe` instead, and the application ends quietly
 //! with [`STDOUT_CLOSED`], after the usual clean-up of whatever was running.
 
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
 
-use rustix::process::{kill_process, kill_process_group, Pid, Signal};
+use rustix::process::{
+    kill_process, kill_process_group, waitid, Pid, Signal, WaitId, WaitIdOptions,
+};
 
 /// The exit status after an interrupt: 128 + SIGINT, as shells report it.
 pub const INTERRUPTED: i32 = 130;
@@ -33,11 +37,26 @@ pub struct Running {
 }
 
 static RUNNING: Mutex<Vec<Running>> = Mutex::new(Vec::new());
+/// The harness's ends of each supervisor's pipes (`crate::supervisor`).
+struct Supervised {
+    pid: i32,
+    /// Closing it (dropping it) asks the supervisor to end its whole tree.
+    _ask: OwnedFd,
+    /// Where the supervisor says how many other processes it killed, before it exits.
+    report: OwnedFd,
+}
+
+static SUPERVISED: Mutex<Vec<Supervised>> = Mutex::new(Vec::new());
+/// How long [`stop`] waits for a supervisor to end its tree before it kills what it can reach.
+const TREE_END: Duration = Duration::from_secs(5);
 /// Held by a start from before its fork until its child is registered.
 static STARTS: Mutex<()> = Mutex::new(());
 /// Set once the harness is stopping everything: no start passes the gate after it.
 static STOPPING: AtomicBool = AtomicBool::new(false);
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Held by each step that makes or fills a registered temporary folder, and by the handler from
+/// before it removes the temporaries until the process exits.
+static TEMPORARY_STEPS: Mutex<()> = Mutex::new(());
 /// More clean-ups for [`stop_everything`], registered by code that starts processes this module
 /// cannot find by their group or pipe (a crawler's children that left both).
 static HOOKS: Mutex<Vec<fn()>> = Mutex::new(Vec::new());
@@ -99,6 +118,12 @@ pub fn stop_everything() {
     for hook in hooks {
         hook();
     }
+    // Waits for a step under way to end; no step starts after it, so nothing is written into a
+    // folder once it is removed. Kept until the process exits.
+    let steps = TEMPORARY_STEPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    std::mem::forget(steps);
     let temporary = TEMPORARY.lock().map(|t| t.clone()).unwrap_or_default();
     for path in temporary {
         if path.is_dir() {
@@ -109,9 +134,14 @@ pub fn stop_everything() {
     }
 }
 
-/// Kills an adapter's process group with SIGKILL, and every process still holding its output
-/// pipe (a grandchild that left the group with `setsid`).
+/// Ends an adapter and everything it started: its supervisor is asked to kill the whole tree
+/// and waited for (up to [`TREE_END`]); then its process group and every process still holding
+/// its output pipe are sent SIGKILL, which is all there is to do where no supervisor runs.
 pub fn stop(adapter: Running) {
+    if let Some(supervised) = take_supervised(adapter.group) {
+        drop(supervised);
+        wait_gone(adapter.group);
+    }
     // A process that is already gone is what was wanted: errors are not worth reporting.
     if let Some(group) = Pid::from_raw(adapter.group) {
         let _ = kill_process_group(group, Signal::KILL);
@@ -123,16 +153,87 @@ pub fn stop(adapter: Running) {
     }
 }
 
+/// Registers the harness's ends of the pipes of the supervisor `pid`.
+pub fn supervised(pid: i32, ask: OwnedFd, report: OwnedFd) {
+    if let Ok(mut supervised) = SUPERVISED.lock() {
+        supervised.push(Supervised {
+            pid,
+            _ask: ask,
+            report,
+        });
+    }
+}
+
+fn take_supervised(pid: i32) -> Option<Supervised> {
+    let mut supervised = SUPERVISED.lock().ok()?;
+    let at = supervised.iter().position(|s| s.pid == pid)?;
+    Some(supervised.swap_remove(at))
+}
+
+/// How many processes other than the child itself its supervisor had to kill, once the child
+/// has exited (its status seen): what it left running. None where no supervisor runs, or when
+/// the supervisor has not said (yet).
+pub fn left_behind(child: Running) -> Option<usize> {
+    let supervised = SUPERVISED.lock().ok()?;
+    let found = supervised.iter().find(|s| s.pid == child.group)?;
+    let mut bytes = [0u8; 4];
+    let read = rustix::io::read(&found.report, &mut bytes).ok()?;
+    (read == 4).then(|| u32::from_le_bytes(bytes) as usize)
+}
+
+/// Waits until the child `pid` has exited (without reaping it: its owner does), or it is not a
+/// child any more, or [`TREE_END`] has passed.
+fn wait_gone(pid: i32) {
+    let Some(pid) = Pid::from_raw(pid) else {
+        return;
+    };
+    let deadline = Instant::now() + TREE_END;
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOWAIT | WaitIdOptions::NOHANG;
+    while Instant::now() < deadline {
+        match waitid(WaitId::Pid(pid), options) {
+            Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+            // Exited, or already reaped by its owner.
+            Ok(Some(_)) | Err(_) => return,
+        }
+    }
+}
+
 pub fn adopt(adapter: Running) {
     if let Ok(mut running) = RUNNING.lock() {
         running.push(adapter);
     }
 }
 
+/// Forgets a reaped child; closes its supervisor's pipe (the supervisor is gone by then). While
+/// the interrupt handler stops everything, the caller waits here for it to end the process: a
+/// child it killed must not be reported as a failure, nor the process end with another status.
 pub fn release(adapter: Running) {
+    drop(take_supervised(adapter.group));
     if let Ok(mut running) = RUNNING.lock() {
         running.retain(|r| *r != adapter);
     }
+    if STOPPING.load(Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
+/// Taken by a step that makes or fills a temporary folder (and registers it): the interrupt
+/// handler waits for the step to end before it removes the folder. Once the handler has begun,
+/// a step never starts: this waits for the handler to end the process (returning, the caller
+/// might exit first, with the folder half removed).
+pub fn temporary_step() -> MutexGuard<'static, ()> {
+    let step = TEMPORARY_STEPS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if STOPPING.load(Ordering::SeqCst) {
+        drop(step);
+        loop {
+            std::thread::park();
+        }
+    }
+    step
 }
 
 /// Registers a temporary file or folder, removed if the run is interrupted.

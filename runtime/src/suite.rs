@@ -217,8 +217,19 @@ pub fn repair(cache: &Path) -> Result<Repaired, MaterialiseError> {
         }
         let parent = target.parent().unwrap_or(&dir);
         std::fs::create_dir_all(parent).map_err(io_at(parent))?;
-        let mut temporary = tempfile::NamedTempFile::new_in(parent).map_err(io_at(parent))?;
+        // The mode of the files beside it, as the folder was written (not tempfile's 0600).
+        let mode = mode_of_siblings(parent, &target);
+        // Where there is none, 0666 less the umask, as the folder's files were made.
+        let made = (mode.clone()).unwrap_or(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        let mut temporary = tempfile::Builder::new()
+            .permissions(made)
+            .tempfile_in(parent)
+            .map_err(io_at(parent))?;
         std::io::Write::write_all(&mut temporary, bytes).map_err(io_at(&target))?;
+        if let Some(mode) = mode {
+            let file = temporary.as_file();
+            file.set_permissions(mode).map_err(io_at(&target))?;
+        }
         temporary
             .persist(&target)
             .map_err(|e| io_at(&target)(e.error))?;
@@ -230,6 +241,22 @@ pub fn repair(cache: &Path) -> Result<Repaired, MaterialiseError> {
         checked: files.len(),
         rewritten,
     })
+}
+
+/// The permissions of a regular file in `folder` other than `except` (the first found).
+fn mode_of_siblings(folder: &Path, except: &Path) -> Option<std::fs::Permissions> {
+    let sibling = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .find_map(|entry| {
+            let regular = entry.file_type().is_ok_and(|t| t.is_file());
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (regular && entry.path() != except && !crate::atomic::is_temporary_name(&name))
+                .then(|| entry.metadata().ok())
+                .flatten()
+        });
+    sibling.map(|metadata| metadata.permissions())
 }
 
 /// Whether `path` is a regular file holding exactly `bytes`. It is read only up to one byte
@@ -365,6 +392,12 @@ mod tests {
         rewritten.sort();
         assert_eq!(rewritten, [folder, changed, missing]);
         assert_eq!(std::fs::read(dir.join(changed)).unwrap(), carried);
+        // Written with the mode of the files beside it, not a temporary's 0600.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(dir.join(p)).unwrap().permissions().mode();
+        let sibling = Path::new("adapters/python-urllib/adapter.yaml");
+        assert_eq!(mode(changed), mode(sibling), "{:o}", mode(changed));
+        assert_eq!(mode(missing), mode(Path::new("cases/CHANGELOG.md")));
         assert!(dir.join(folder).is_file());
         assert_eq!(
             std::fs::read(dir.join("adapters/mine.txt")).unwrap(),

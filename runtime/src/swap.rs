@@ -8,10 +8,17 @@
 //!
 //! `out` is resolved through symbolic links first, so a link to the reports folder is kept and
 //! the folder it names is written. A folder that cannot be moved (a mount point, a bind mount
-//! included, or the current folder) has its files replaced one by one instead, each whole, and so
-//! does one whose exchange the file system refuses. The folder keeps its mode.
-//! The folder is locked ([`lock_folder`], which `survey` takes too) while it is rebuilt, so that
-//! a survey writing into it is not lost in the exchange.
+//! included, or the current folder) has its files written all or none instead (every one beside
+//! its place first, then renamed in: a full disk leaves the previous set whole), and so does one
+//! whose exchange the file system refuses, or whose owner the harness cannot give the new
+//! folder. The folder keeps its mode and its owner.
+//! The folder is locked while it is rebuilt ([`lock_folder`], which `survey` takes too), on a
+//! file beside it (`.<name>.lock`): the folder itself is exchanged away, so a lock on it would
+//! not keep out a survey that waited for it.
+//!
+//! An interrupt removes the staging folder: each step that makes or fills it is taken under
+//! [`signals::temporary_step`], so the handler never removes it while a step writes into it,
+//! and no step starts once the handler runs.
 //!
 //! A folder written new (the carried suite in the cache, an exported corpus) is built the same
 //! way, beside its place, and renamed into it ([`write_new_folder`]): the one way a folder is
@@ -44,19 +51,23 @@ pub fn write_new_folder<'f>(
     signals::guard_temporary(&staging);
     let written = (|| {
         for (path, bytes) in files {
+            let _step = signals::temporary_step();
             let target = staging.join(path);
             if let Some(folder) = target.parent() {
                 fs::create_dir_all(folder).map_err(|e| (folder.to_owned(), e))?;
             }
             fs::write(&target, bytes).map_err(|e| (target.clone(), e))?;
         }
+        let _step = signals::temporary_step();
         fs::create_dir_all(&staging).map_err(|e| (staging.clone(), e))?;
         fs::rename(&staging, dir).map_err(|e| (dir.to_owned(), e))
     })();
+    let step = signals::temporary_step();
     if written.is_err() {
         let _ = fs::remove_dir_all(&staging);
     }
     signals::release_temporary(&staging);
+    drop(step);
     written
 }
 
@@ -67,6 +78,12 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
     let out = &resolved(out).map_err(at)?;
     fs::create_dir_all(out).map_err(at)?;
     let _lock = lock_folder(out).map_err(at)?;
+    if !is_dir_not_link(out) {
+        return Err(at(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a folder",
+        )));
+    }
     for (name, _) in files {
         let path = out.join(name);
         if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
@@ -81,6 +98,9 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
     if !movable(out, &parent) {
         return replace_each(out, files).map_err(at);
     }
+    // Made and registered in one step, so that an interrupt either finds it registered or comes
+    // before it exists.
+    let step = signals::temporary_step();
     // 0777 before the umask, as `fs::create_dir` makes a folder: after the exchange, this is the
     // reports folder (tempfile's default is 0700).
     let staging = tempfile::Builder::new()
@@ -88,27 +108,58 @@ pub fn replace_files(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> 
         .permissions(Permissions::from_mode(0o777))
         .tempdir_in(&parent)
         .map_err(at)?;
-    // The folder keeps its mode (a private 0700 stays private).
-    let mode = fs::metadata(out).map_err(at)?.permissions();
-    fs::set_permissions(staging.path(), mode).map_err(at)?;
     let registered = staging.path().to_owned();
     signals::guard_temporary(&registered);
-    let result = match build_and_swap(out, staging.path(), files) {
-        Err(refused) if cannot_exchange(&refused) => replace_each(out, files),
-        other => other,
+    drop(step);
+    let result = match same_owner_and_mode(out, staging.path()) {
+        // A folder of another owner, who cannot be given the new one: replaced file by file.
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => replace_each(out, files),
+        Err(e) => Err(e),
+        Ok(()) => match build_and_swap(out, staging.path(), files) {
+            Err(refused) if cannot_exchange(&refused) => replace_each(out, files),
+            other => other,
+        },
     };
     // Removes what is left under the staging name: the new folder if anything failed, the old
     // one after the exchange.
+    let step = signals::temporary_step();
     drop(staging);
     signals::release_temporary(&registered);
+    drop(step);
     result.map_err(at)
+}
+
+fn is_dir_not_link(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|m| m.is_dir())
+}
+
+/// Gives the staging folder the owner, group and mode of `out` (a private 0700 stays private, a
+/// folder of another user stays theirs). `PermissionDenied` when the owner cannot be given.
+fn same_owner_and_mode(out: &Path, staging: &Path) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let old = fs::metadata(out)?;
+    let new = fs::metadata(staging)?;
+    if (old.uid(), old.gid()) != (new.uid(), new.gid()) {
+        let owner = rustix::fs::Uid::from_raw(old.uid());
+        let group = rustix::fs::Gid::from_raw(old.gid());
+        rustix::fs::chown(staging, Some(owner), Some(group)).map_err(|e| {
+            if e == rustix::io::Errno::PERM {
+                io::Error::new(io::ErrorKind::PermissionDenied, e)
+            } else {
+                e.into()
+            }
+        })?;
+    }
+    fs::set_permissions(staging, old.permissions())
 }
 
 fn build_and_swap(out: &Path, staging: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
     if out.is_dir() {
+        let _step = signals::temporary_step();
         copy_others(out, staging, files)?;
     }
     for (name, bytes) in files {
+        let _step = signals::temporary_step();
         let path = staging.join(name);
         if let Some(folder) = path.parent() {
             fs::create_dir_all(folder)?;
@@ -117,6 +168,7 @@ fn build_and_swap(out: &Path, staging: &Path, files: &[(String, Vec<u8>)]) -> io
         fs::File::open(&path)?.sync_all()?;
     }
     fs::File::open(staging)?.sync_all()?;
+    let _step = signals::temporary_step();
     if out.is_dir() {
         exchange(staging, out)?;
     } else {
@@ -252,18 +304,21 @@ fn cannot_exchange(error: &io::Error) -> bool {
         .any(|e| error.raw_os_error() == Some(e.raw_os_error()))
 }
 
-/// Replaces each file in `out` whole, one by one: for a folder that cannot be exchanged.
+/// Replaces the files in `out` all or none, each written beside its place first and renamed in
+/// once all are written: for a folder that cannot be exchanged.
 fn replace_each(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
+    let mut targets = Vec::with_capacity(files.len());
     for (name, bytes) in files {
         let target = out.join(name);
         // The report's own sub-folders (`badges/`, `diffs/`), made where they are missing.
         if let Some(folder) = target.parent() {
-            fs::create_dir_all(folder)?;
+            fs::create_dir_all(folder)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", folder.display())))?;
         }
-        crate::atomic::write_atomic(&target, bytes)
-            .map_err(|e| io::Error::new(e.source.kind(), e.to_string()))?;
+        targets.push((target, bytes.as_slice()));
     }
-    Ok(())
+    crate::atomic::write_atomic_all(&targets)
+        .map_err(|e| io::Error::new(e.source.kind(), e.to_string()))
 }
 
 /// An exclusive lock on a folder, held while the folder is rebuilt or written into; released
@@ -271,12 +326,39 @@ fn replace_each(out: &Path, files: &[(String, Vec<u8>)]) -> io::Result<()> {
 pub struct FolderLock(#[allow(dead_code)] fs::File);
 
 /// Locks the folder `out` (it must exist), waiting for any other holder: `report` and `survey`
-/// both take it before they write into a folder.
+/// both take it before they write into a folder. The lock is the file `.<name>.lock` beside the
+/// folder (its real place, links resolved), a path that stays while the folder is exchanged;
+/// where no file can be made there (a parent the user may not write into, where no staging
+/// folder can be made either, so the folder is never exchanged), the folder itself.
 pub fn lock_folder(out: &Path) -> io::Result<FolderLock> {
     use rustix::fs::{flock, FlockOperation};
-    let folder = fs::File::open(out)?;
-    flock(&folder, FlockOperation::LockExclusive)?;
-    Ok(FolderLock(folder))
+    let out = &resolved(out)?;
+    let (parent, name) = split(out)?;
+    let beside = parent.join(format!(".{name}.lock"));
+    let lock = match fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&beside)
+    {
+        Ok(file) => file,
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
+            ) =>
+        {
+            fs::File::open(out)?
+        }
+        Err(e) => {
+            return Err(io::Error::new(
+                e.kind(),
+                format!("{}: {e}", beside.display()),
+            ))
+        }
+    };
+    flock(&lock, FlockOperation::LockExclusive)?;
+    Ok(FolderLock(lock))
 }
 
 /// Exchanges two paths in one step.
@@ -337,8 +419,11 @@ mod tests {
             .collect();
         names.sort();
         assert_eq!(names, ["README.md", "index.html", "survey.md"]);
-        let beside: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
-        assert_eq!(beside.len(), 1, "no staging folder left beside");
+        assert_eq!(
+            names_in(dir.path()),
+            [".reports.lock", "reports"],
+            "no staging folder left beside"
+        );
         assert_eq!(
             mode(&out),
             created,
@@ -352,6 +437,91 @@ mod tests {
         let out = dir.path().join("reports");
         replace_files(&out, &[("a".to_owned(), b"x".to_vec())]).unwrap();
         assert_eq!(fs::read_to_string(out.join("a")).unwrap(), "x");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(names_in(dir.path()), [".reports.lock", "reports"]);
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Whether another holder has the lock file beside `out`.
+    fn locked_beside(out: &Path) -> bool {
+        use rustix::fs::{flock, FlockOperation};
+        let name = out.file_name().unwrap().to_str().unwrap();
+        let path = out.parent().unwrap().join(format!(".{name}.lock"));
+        let file = fs::File::options().write(true).open(path).unwrap();
+        let free = flock(&file, FlockOperation::NonBlockingLockExclusive).is_ok();
+        !free
+    }
+
+    #[test]
+    fn the_lock_is_beside_the_folder_and_reached_through_a_link_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("reports");
+        fs::create_dir(&out).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&out, &link).unwrap();
+        let lock = lock_folder(&link).unwrap();
+        assert!(locked_beside(&out));
+        // The folder exchanged away under the lock does not free it.
+        fs::rename(&out, dir.path().join("old")).unwrap();
+        fs::create_dir(&out).unwrap();
+        assert!(locked_beside(&out));
+        drop(lock);
+        assert!(!locked_beside(&out));
+    }
+
+    #[test]
+    fn files_written_all_or_none_leave_the_old_set_whole_when_one_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("reports");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("a"), "old a").unwrap();
+        // A file where the second target's folder should be: its write fails.
+        fs::write(out.join("badges"), "a file").unwrap();
+        let files = vec![
+            ("a".to_owned(), b"new a".to_vec()),
+            ("badges/b.svg".to_owned(), b"new b".to_vec()),
+        ];
+        let error = replace_each(&out, &files).unwrap_err();
+        assert!(error.to_string().contains("badges"), "{error}");
+        assert_eq!(fs::read_to_string(out.join("a")).unwrap(), "old a");
+        assert_eq!(names_in(&out), ["a", "badges"], "no temporary left");
+        // The second file fails once the first is written beside its place: nothing is renamed.
+        let targets = [
+            (out.join("a"), &b"new a"[..]),
+            (out.join("missing/b.svg"), &b"new b"[..]),
+        ];
+        let error = crate::atomic::write_atomic_all(&targets).unwrap_err();
+        assert!(error.to_string().contains("missing/b.svg"), "{error}");
+        assert_eq!(fs::read_to_string(out.join("a")).unwrap(), "old a");
+        assert_eq!(names_in(&out), ["a", "badges"], "no temporary left");
+    }
+
+    /// The staging folder takes the owner of the folder it replaces (as root, the one user who
+    /// can give a folder away; another user's folders are replaced file by file).
+    #[test]
+    fn the_folder_keeps_its_owner() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("reports");
+        fs::create_dir(&out).unwrap();
+        let staging = dir.path().join("staging");
+        fs::create_dir(&staging).unwrap();
+        fs::set_permissions(&out, Permissions::from_mode(0o750)).unwrap();
+        let root = rustix::process::geteuid().is_root();
+        if root {
+            let other = rustix::fs::Uid::from_raw(4321);
+            rustix::fs::chown(&out, Some(other), None).unwrap();
+        }
+        same_owner_and_mode(&out, &staging).unwrap();
+        let (old, new) = (fs::metadata(&out).unwrap(), fs::metadata(&staging).unwrap());
+        assert_eq!((new.uid(), new.mode()), (old.uid(), old.mode()));
+        assert_eq!(new.uid(), if root { 4321 } else { old.uid() });
     }
 }

@@ -143,8 +143,8 @@ def main(argv):
                 f.write(text)
             part_files.append(path)
         merged = subprocess.run(
-            [settings["binary"], "survey", "merge", *part_files, "--out", args.out,
-             "--hosts", args.hosts],
+            [settings["binary"], "survey", "merge", *part_files, "--out=" + args.out,
+             "--hosts=" + args.hosts],
             cwd=args.cwd,
         )
     # What the job did beside the survey: which tasks Spark retried, which files could not be
@@ -243,7 +243,8 @@ def captures_task(file, settings):
     work = tempfile.mkdtemp(prefix="census-", dir=settings["work"])
     try:
         local = fetch(path, work, settings)
-        code, out, err = run_binary(["survey", "captures", "--warc", local], settings)
+        # `--warc=PATH`: a path starting with `-` is a value, not a flag.
+        code, out, err = run_binary(["survey", "captures", "--warc=" + local], settings)
         if code != 0:
             raise IOError("%s: survey captures exited %d: %s" % (path, code, err.strip()[-2000:]))
         result = []
@@ -296,7 +297,7 @@ def survey_part(k, path, warc, entries, unreadable, settings):
                     entry["hosts"] = hosts
                 f.write(json.dumps(entry) + "\n")
         out = os.path.join(work, "out")
-        argv = ["survey", "--warc", local or warc, "--plan", plan, "--out", out]
+        argv = ["survey", "--warc=" + (local or warc), "--plan=" + plan, "--out=" + out]
         for adapter in settings["adapters"]:
             argv += ["--adapter", adapter]
         argv += settings["binary_args"]

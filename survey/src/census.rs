@@ -45,6 +45,15 @@ pub enum CensusError {
     NoFiles,
     #[error("{warc}: the plan names {missing} captures this file does not hold where it says: it was made from another file")]
     Mismatch { warc: String, missing: usize },
+    #[error("{file}: the plan is for `{plan}`, another file (a plan names its WARC file)")]
+    PlanForAnother { plan: String, file: String },
+    #[error("{warc}: the capture at offset {offset} has status {found}, the plan says {planned}: it was made from another file")]
+    StatusMismatch {
+        warc: String,
+        offset: u64,
+        planned: u16,
+        found: u16,
+    },
     #[error("writing the captures: {0}")]
     Output(io::Error),
     #[error("a WARC reader thread panicked")]
@@ -152,6 +161,13 @@ pub fn census_part(
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Survey, CensusError> {
     let header = plan.header;
+    // The plan's status and places are checked against the file as it is read (`survey_part`).
+    if header.unreadable.is_none() && warc_name(file) != header.warc {
+        return Err(CensusError::PlanForAnother {
+            plan: header.warc,
+            file: file.display().to_string(),
+        });
+    }
     let part = Part {
         path: file.to_owned(),
         name: header.warc.clone(),
@@ -268,6 +284,7 @@ fn read_part(
     let mut met = 0usize;
     let mut open = true;
     let mut misplaced = false;
+    let mut wrong_status = None;
     let read = read_warc(&part.path, &mut |item| {
         if part.records {
             census.count(&part.name, &item);
@@ -278,6 +295,10 @@ fn read_part(
         let Some(entry) = part.entries.get(&response.place) else {
             return true;
         };
+        if entry.status != response.status {
+            wrong_status = Some((response.place.offset, entry.status, response.status));
+            return false;
+        }
         met += 1;
         census.hosts.count(entry.status);
         let Some(hosts) = entry.hosts else {
@@ -300,6 +321,14 @@ fn read_part(
     if let Err(e) = read {
         unreadable(census, e.to_string());
         return Ok(true);
+    }
+    if let Some((offset, planned, found)) = wrong_status {
+        return Err(CensusError::StatusMismatch {
+            warc: part.name,
+            offset,
+            planned,
+            found,
+        });
     }
     if part.records {
         census.warc_files = census.warc_files.saturating_add(1);

@@ -29,6 +29,8 @@ pub enum MergeError {
     ShardCounts(usize, usize),
     #[error("shard {index}/{count} is there twice")]
     ShardTwice { index: usize, count: usize },
+    #[error("shard {index}/{count} is not a shard: K/N needs 1 <= K <= N")]
+    ShardNumber { index: usize, count: usize },
     #[error("the surveys asked different adapters: {0:?} and {1:?}")]
     Adapters(Vec<(String, String)>, Vec<(String, String)>),
     #[error("{adapter} was compared under {first} and under {second}")]
@@ -87,14 +89,18 @@ pub fn merge_named<N: std::fmt::Display + std::fmt::Debug + Default>(
             source: MergeError::Nothing,
         });
     };
-    check_format(&merged).map_err(|source| MergeFailure { name, source })?;
+    check_format(&merged)
+        .and_then(|()| check_shards(&merged))
+        .map_err(|source| MergeFailure { name, source })?;
     for (name, survey) in surveys {
         check_format(&survey)
+            .and_then(|()| check_shards(&survey))
             .and_then(|()| add(&mut merged, survey))
             .map_err(|source| MergeFailure { name, source })?;
     }
     if let Some(shards) = &merged.shards {
-        if shards.included.len() == shards.count {
+        // Whole only when every shard 1..=N is there (each is there once, in range: checked).
+        if shards.included.iter().copied().eq(1..=shards.count) {
             merged.shards = None;
         }
     }
@@ -102,6 +108,27 @@ pub fn merge_named<N: std::fmt::Display + std::fmt::Debug + Default>(
         adapter.causes = cause::causes(&adapter.signatures, &adapter.file_sets, &adapter.host_sets);
     }
     Ok(merged)
+}
+
+/// Every shard a survey says it holds is one of its count, once: a `survey.json` may come from
+/// anywhere, and shard 0 of 8 beside shards 2 to 8 would otherwise read as the whole.
+fn check_shards(survey: &Survey) -> Result<(), MergeError> {
+    let Some(shards) = &survey.shards else {
+        return Ok(());
+    };
+    let count = shards.count;
+    if let Some(&index) = (shards.included.iter()).find(|&&k| k == 0 || k > count) {
+        return Err(MergeError::ShardNumber { index, count });
+    }
+    let mut sorted = shards.included.clone();
+    sorted.sort_unstable();
+    match sorted.windows(2).find(|pair| pair[0] == pair[1]) {
+        Some(pair) => Err(MergeError::ShardTwice {
+            index: pair[0],
+            count,
+        }),
+        None => Ok(()),
+    }
 }
 
 fn check_format(survey: &Survey) -> Result<(), MergeError> {

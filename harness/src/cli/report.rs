@@ -64,6 +64,10 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
                     checkout of this repository, or name a folder of your own with --adapters DIR",
         ));
     }
+    // Before any adapter runs: a history folder that cannot be kept fails now, not after the run.
+    if let Some(folder) = &args.history {
+        report::history::check(folder)?;
+    }
     // Unavailable adapters are kept: they get a row saying "no data" and why.
     let (mut engines, mut files, mut abouts) = (Vec::new(), Vec::new(), Vec::new());
     for opened in args.select.open_with_dirs(false)? {

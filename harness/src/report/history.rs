@@ -10,7 +10,7 @@ use robotstxt_runtime::atomic::write_atomic;
 /// Why the history could not be kept or read.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
-    #[error("{}: cannot create the history folder: {source}", path.display())]
+    #[error("{}: cannot create or write into the history folder: {source}", path.display())]
     Folder {
         path: PathBuf,
         source: std::io::Error,
@@ -49,6 +49,29 @@ pub fn keep(
     let path = folder.join(name);
     write_atomic(&path, results.as_bytes())?;
     Ok(path)
+}
+
+/// Checks the history folder before a report runs any adapter, so that a folder that cannot be
+/// made, read or written into fails at once rather than after the whole run: made if missing,
+/// every results file kept there read (the reports it returns are read again once the new one
+/// is kept), and writable.
+pub fn check(folder: &Path) -> Result<(), HistoryError> {
+    std::fs::create_dir_all(folder).map_err(|source| HistoryError::Folder {
+        path: folder.to_owned(),
+        source,
+    })?;
+    read(folder)?;
+    // A file made and removed: what a read-only mount refuses, whoever runs.
+    let probe = folder.join(format!(".writable.tmp-{}", std::process::id()));
+    std::fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .and_then(|_| std::fs::remove_file(&probe))
+        .map_err(|source| HistoryError::Folder {
+            path: folder.to_owned(),
+            source,
+        })
 }
 
 /// Every results file kept in `folder`, oldest first (by name, which starts with the date).

@@ -26,15 +26,24 @@ use crate::diff::ResultsFile;
 
 /// File names (without `.md`) for the adapters' pages, in adapter order: the adapter's name with
 /// anything but letters, digits, `.`, `_` and `-` replaced, made unique, and never one of the
-/// report's own files nor one of the pages kept in the reports folder (an adapter may call itself
-/// anything).
+/// report's own files nor one of the pages kept in the reports folder, nor a name made from one
+/// (`survey-2`: a kept page may carry a number too). An adapter may call itself anything: one
+/// named like a kept page gets the page `adapter-<name>`.
 pub fn page_names(adapters: &[AdapterRun]) -> Vec<String> {
     let mut taken: Vec<String> = RESERVED.iter().map(|n| n.to_lowercase()).collect();
     adapters
         .iter()
         .map(|a| {
             // Short enough that `<name>.md.tmp-<pid>` stays within any file system's limit.
-            let base = path_slug(&a.handshake.name);
+            let mut base = path_slug(&a.handshake.name);
+            let lower = base.to_lowercase();
+            let kept_like = RESERVED.iter().any(|kept| {
+                let kept = kept.to_lowercase();
+                lower == kept || lower.starts_with(&format!("{kept}-"))
+            });
+            if kept_like {
+                base = format!("adapter-{base}");
+            }
             let mut name = base.clone();
             let mut n = 2;
             while taken.contains(&name.to_lowercase()) {

@@ -234,13 +234,21 @@ pub fn collect(
 }
 
 /// The suite's commit and whether its files differ from it, from `git` in `dir`; `unknown`
-/// when there is no git or no repository (a source tarball).
+/// when there is no git or no repository (a source tarball). Started as every process is
+/// (`robotstxt_runtime::child`): what git starts (a file-system monitor) ends with it.
 pub fn suite_commit(dir: &Path) -> (String, bool) {
     let git = |args: &[&str]| {
-        std::process::Command::new("git")
+        let mut command = std::process::Command::new("git");
+        command
             .args(args)
             .current_dir(dir)
-            .output()
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null());
+        let (child, running) = robotstxt_runtime::child::spawn(command).ok()?;
+        let output = child.wait_with_output();
+        robotstxt_runtime::signals::release(running);
+        output
             .ok()
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())

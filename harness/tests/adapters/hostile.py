@@ -18,8 +18,8 @@ Modes:
                  then exits
   slow           answers each check after 0.3 s, with a helper process in its group busy meanwhile
   spin           answers the first check, then spins on the CPU forever on the next one
-  flaky          answers the first check after each start, then spins 50 ms and exits on the
-                 next, so that it is restarted every other check and never given up on;
+  flaky          answers the first two checks after each start, then spins 50 ms and exits on
+                 the next, so that it is restarted every third check and never given up on;
                  from its third start on, it writes its pid to STATE_DIR/restarted too
 """
 import base64
@@ -60,7 +60,7 @@ if MODE == "slow":
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     note_pid(busy.pid)
 
-answered = False
+answered = 0
 for line in sys.stdin:
     request = json.loads(line)
     if request["type"] == "hello":
@@ -97,7 +97,7 @@ for line in sys.stdin:
         helper = subprocess.Popen(["sleep", "300"], stdout=sys.stdout, start_new_session=True)
         note_pid(helper.pid)
         os._exit(0)
-    elif MODE == "flaky" and answered:
+    elif MODE == "flaky" and answered >= 2:
         until = time.time() + 0.05
         while time.time() < until:
             pass
@@ -109,4 +109,4 @@ for line in sys.stdin:
         if MODE == "slow":
             time.sleep(0.3)
         answer({"id": rid, "results": ["allowed"] * len(queries)})
-        answered = True
+        answered += 1

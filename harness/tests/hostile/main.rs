@@ -7,6 +7,8 @@
 mod adapters;
 mod archives;
 mod case_files;
+mod census_plans;
+mod descendants;
 mod export;
 mod inputs;
 mod install;
@@ -15,4 +17,5 @@ mod orphans;
 mod output;
 mod readers;
 mod reports_folder;
+mod restarts;
 mod support;

@@ -38,6 +38,9 @@ pub enum Availability {
 
 /// Checks `requires`, `probe` and the setup markers, in that order.
 pub fn availability(adapter: &Adapter) -> Availability {
+    if let Some(reason) = &adapter.broken {
+        return Availability::Unavailable(reason.clone());
+    }
     if adapter.in_process {
         return Availability::Ready;
     }
@@ -133,7 +136,7 @@ pub fn install(
     if adapter.in_process || adapter.manifest.setup.is_empty() {
         return Ok(());
     }
-    let _lock = InstallLock::acquire(&adapter.install_lock(), &mut |line| {
+    let lock = InstallLock::acquire(&adapter.install_lock(), &mut |line| {
         eprintln!("{}: {line}", adapter.name());
     })?;
     std::fs::create_dir_all(&adapter.cache).map_err(io_at(&adapter.cache))?;
@@ -161,7 +164,7 @@ pub fn install(
         if steps == 1 { "step" } else { "steps" }
     ));
     let started = std::time::Instant::now();
-    let result = run_steps(adapter, force, log);
+    let result = run_steps(adapter, force, &lock, log);
     let elapsed = started.elapsed().as_secs_f64();
     match &result {
         Ok(()) => log(&format!("{}: installed in {elapsed:.1} s", adapter.name())),
@@ -182,6 +185,7 @@ pub fn interrupted(adapter: &Adapter) -> bool {
 fn run_steps(
     adapter: &Adapter,
     force: bool,
+    lock: &InstallLock,
     log: &mut dyn FnMut(&str),
 ) -> Result<(), InstallError> {
     for step in &adapter.manifest.setup {
@@ -199,11 +203,14 @@ fn run_steps(
                     // leaves one that is "already satisfied" as it is).
                     make.arg("--clear");
                 }
-                run(make.arg(&venv))?;
+                run(lock, make.arg(&venv))?;
                 if !packages.is_empty() {
-                    run(Command::new(venv.join("bin/pip"))
-                        .args(["install", "--disable-pip-version-check", "--no-input", "-q"])
-                        .args(packages))?;
+                    run(
+                        lock,
+                        Command::new(venv.join("bin/pip"))
+                            .args(["install", "--disable-pip-version-check", "--no-input", "-q"])
+                            .args(packages),
+                    )?;
                 }
             }
             SetupStep::Npm { packages } => {
@@ -212,12 +219,15 @@ fn run_steps(
                     // Forced: installed afresh, for the same reason as a venv.
                     std::fs::remove_dir_all(&modules).map_err(io_at(&modules))?;
                 }
-                run(Command::new("npm")
-                    .arg("install")
-                    .arg("--prefix")
-                    .arg(adapter.cache.join("node"))
-                    .args(["--no-audit", "--no-fund", "--loglevel=error"])
-                    .args(packages))?;
+                run(
+                    lock,
+                    Command::new("npm")
+                        .arg("install")
+                        .arg("--prefix")
+                        .arg(adapter.cache.join("node"))
+                        .args(["--no-audit", "--no-fund", "--loglevel=error"])
+                        .args(packages),
+                )?;
             }
             SetupStep::CargoBuild { package } => {
                 let binary = adapter.target.join("release").join(package);
@@ -227,30 +237,36 @@ fn run_steps(
                     std::fs::remove_file(&binary).map_err(io_at(&binary))?;
                 }
                 let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-                run(Command::new(cargo)
-                    .current_dir(&adapter.workspace)
-                    .args(["build", "--release", "--quiet", "-p", package])
-                    .env("CARGO_TARGET_DIR", &adapter.target))?;
+                run(
+                    lock,
+                    Command::new(cargo)
+                        .current_dir(&adapter.workspace)
+                        .args(["build", "--release", "--quiet", "-p", package])
+                        .env("CARGO_TARGET_DIR", &adapter.target),
+                )?;
             }
             SetupStep::GoBuild { output } => {
                 let gopath = adapter.cache.join("go");
                 // go.sum is committed: -mod=readonly refuses to build anything it does not pin.
                 // GOTOOLCHAIN=local: never fetch another Go toolchain on go.mod's say.
-                run(Command::new("go")
-                    .current_dir(&adapter.dir)
-                    .args([
-                        "build",
-                        "-mod=readonly",
-                        "-modcacherw",
-                        "-buildvcs=false",
-                        "-o",
-                    ])
-                    .arg(adapter.cache.join(output))
-                    .arg(".")
-                    .env("GOPATH", &gopath)
-                    .env("GOMODCACHE", gopath.join("pkg/mod"))
-                    .env("GOCACHE", gopath.join("cache"))
-                    .env("GOTOOLCHAIN", "local"))?;
+                run(
+                    lock,
+                    Command::new("go")
+                        .current_dir(&adapter.dir)
+                        .args([
+                            "build",
+                            "-mod=readonly",
+                            "-modcacherw",
+                            "-buildvcs=false",
+                            "-o",
+                        ])
+                        .arg(adapter.cache.join(output))
+                        .arg(".")
+                        .env("GOPATH", &gopath)
+                        .env("GOMODCACHE", gopath.join("pkg/mod"))
+                        .env("GOCACHE", gopath.join("cache"))
+                        .env("GOTOOLCHAIN", "local"),
+                )?;
             }
             SetupStep::Maven { source } => {
                 let maven = adapter.cache.join("maven");
@@ -261,21 +277,27 @@ fn run_steps(
                         std::fs::remove_dir_all(dir).map_err(io_at(dir))?;
                     }
                 }
-                run(Command::new("mvn")
-                    .args(["--batch-mode", "--quiet", "--file"])
-                    .arg(adapter.dir.join("pom.xml"))
-                    .arg(format!(
-                        "-Dmaven.repo.local={}",
-                        maven.join("repository").display()
-                    ))
-                    .arg(format!("-DoutputDirectory={}", lib.display()))
-                    .arg("dependency:copy-dependencies"))?;
-                run(Command::new("javac")
-                    .arg("-d")
-                    .arg(maven.join("classes"))
-                    .arg("-cp")
-                    .arg(lib.join("*"))
-                    .arg(adapter.dir.join(source)))?;
+                run(
+                    lock,
+                    Command::new("mvn")
+                        .args(["--batch-mode", "--quiet", "--file"])
+                        .arg(adapter.dir.join("pom.xml"))
+                        .arg(format!(
+                            "-Dmaven.repo.local={}",
+                            maven.join("repository").display()
+                        ))
+                        .arg(format!("-DoutputDirectory={}", lib.display()))
+                        .arg("dependency:copy-dependencies"),
+                )?;
+                run(
+                    lock,
+                    Command::new("javac")
+                        .arg("-d")
+                        .arg(maven.join("classes"))
+                        .arg("-cp")
+                        .arg(lib.join("*"))
+                        .arg(adapter.dir.join(source)),
+                )?;
             }
         }
         if let Some((marker, content)) = marker(adapter, step) {
@@ -361,10 +383,11 @@ fn sources(dir: &Path, wanted: impl Fn(&str) -> bool) -> String {
         .collect()
 }
 
-/// Runs one setup step to its end, through [`child::spawn`]: in its own process group, stopped
-/// with the harness (an interrupt kills the group; the harness's death kills the step). On
-/// failure, the error holds the tail of what it printed.
-fn run(command: &mut Command) -> Result<(), InstallError> {
+/// Runs one setup step to its end, through [`child::spawn_holding`]: under a supervisor that
+/// ends the step with everything it started (an interrupt asks it to; the harness's death, even
+/// by SIGKILL, too), and keeps the install lock until that tree is gone. On failure, the error
+/// holds the tail of what it printed.
+fn run(lock: &InstallLock, command: &mut Command) -> Result<(), InstallError> {
     let shown = format!("{command:?}");
     // Taken whole (the callers build it in place), to be handed to the starter thread.
     let mut step = std::mem::replace(command, Command::new(""));
@@ -375,7 +398,7 @@ fn run(command: &mut Command) -> Result<(), InstallError> {
         command: shown.clone(),
         source,
     };
-    let (child, running) = child::spawn(step).map_err(start_error)?;
+    let (child, running) = child::spawn_holding(step, &[lock.as_fd()]).map_err(start_error)?;
     let output = child.wait_with_output();
     signals::release(running);
     let output = output.map_err(start_error)?;

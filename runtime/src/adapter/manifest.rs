@@ -154,6 +154,9 @@ pub struct Adapter {
     pub expectations: PathBuf,
     /// Served by this binary itself rather than a process: see [`Adapter::load_versions`].
     pub in_process: bool,
+    /// Why it cannot be used at all: its `adapter.yaml` could not be read (`file:line: why`).
+    /// Its manifest is then a placeholder named after its folder (see [`Adapter::unreadable`]).
+    pub broken: Option<String>,
 }
 
 const REGISTRIES: [&str; 8] = [
@@ -325,8 +328,49 @@ impl Adapter {
                 expectations: dir.join(expectations),
                 in_process,
                 manifest: manifest.at_version(&name, &version),
+                broken: None,
             })
             .collect())
+    }
+
+    /// The adapter of `dir`, whose manifest could not be read (`error`): listed, under its
+    /// folder's name, as unusable for that reason, so that one bad manifest does not hide the
+    /// other adapters of its folder.
+    pub fn unreadable(dir: &Path, places: &Places, error: &LocatedError) -> Adapter {
+        let name = dir.file_name().map_or_else(
+            || "adapter".to_owned(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Adapter {
+            cache: places.caches.join(&name),
+            dir: dir.to_owned(),
+            target: places.target.clone(),
+            workspace: places.workspace.clone(),
+            expectations: dir.join("expectations.yaml"),
+            in_process: false,
+            manifest: Manifest {
+                name: name.clone(),
+                parser: String::new(),
+                language: String::new(),
+                homepage: String::new(),
+                profile: "other".to_owned(),
+                package: Package {
+                    name,
+                    version: String::new(),
+                    registry: "workspace".to_owned(),
+                },
+                versions: Vec::new(),
+                input: String::new(),
+                note: None,
+                agent: AgentForm::AsGiven,
+                requires: Vec::new(),
+                probe: None,
+                install_hint: None,
+                setup: Vec::new(),
+                run: Vec::new(),
+            },
+            broken: Some(format!("its adapter.yaml cannot be read: {error}")),
+        }
     }
 
     /// The run command with its placeholders filled in.
@@ -381,7 +425,10 @@ pub fn discover_at(adapters_dir: &Path, places: &Places) -> Result<Vec<Adapter>,
     dirs.sort();
     let mut all = Vec::new();
     for dir in &dirs {
-        all.extend(Adapter::load_versions(dir, places)?);
+        match Adapter::load_versions(dir, places) {
+            Ok(versions) => all.extend(versions),
+            Err(error) => all.push(Adapter::unreadable(dir, places, &error)),
+        }
     }
     Ok(all)
 }
@@ -515,5 +562,34 @@ run: ["node", "{dir}/adapter.js", "{cache}/node_modules", "{name}"]
         let carried = discover(&checkout.join("adapters"), &checkout).unwrap();
         assert!(!carried.is_empty());
         assert!(carried.iter().all(|a| !a.dir.ends_with("protocol")));
+    }
+
+    /// One bad manifest marks its own adapter unusable, naming the file and line; the other
+    /// adapters of the folder are found as before.
+    #[test]
+    fn a_bad_manifest_marks_only_its_own_adapter() {
+        let root = folder(MANIFEST);
+        let bad = root.path().join("a-bad");
+        std::fs::create_dir(&bad).unwrap();
+        std::fs::write(
+            bad.join("adapter.yaml"),
+            MANIFEST
+                .replace("name: node-x", "name: a-bad")
+                .replace("rfc9309", "rfc-9309"),
+        )
+        .unwrap();
+        let found = discover(root.path(), root.path()).unwrap();
+        let names: Vec<&str> = found.iter().map(Adapter::name).collect();
+        assert_eq!(names, ["a-bad", "node-x", "node-x@2.1.1"]);
+        let reason = found[0].broken.as_deref().unwrap();
+        assert!(
+            reason.contains("a-bad/adapter.yaml:5: profile: `rfc-9309`"),
+            "{reason}"
+        );
+        assert_eq!(
+            crate::adapter::availability(&found[0]),
+            crate::adapter::Availability::Unavailable(reason.to_owned())
+        );
+        assert!(found[1..].iter().all(|a| a.broken.is_none()));
     }
 }

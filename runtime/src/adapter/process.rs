@@ -4,7 +4,10 @@
 //! Nothing the adapter does can hang the harness or exhaust its memory (`live` and
 //! `pipes` see to that): a faulty process is killed with its whole process group and
 //! reaped, then started again for the next batch. After several faults in a row the adapter is
-//! given up on ("broken") and answers every later batch as unavailable.
+//! given up on ("broken") and answers every later batch as unavailable; so is an adapter that
+//! cannot keep a process alive: one whose processes, [`SHORT_LIVES`] in a row, each ended in a
+//! fault after at most one answer (answering once per process resets the faults in a row, and
+//! would otherwise be restarted for every other check, for ever).
 
 use std::time::Duration;
 
@@ -17,6 +20,10 @@ use super::codec;
 use super::live::Live;
 use super::transcript::Transcript;
 use crate::lifecycle::Lifecycle;
+
+/// How many processes in a row may end in a fault after at most one answer each before the
+/// adapter is given up on.
+pub const SHORT_LIVES: usize = 5;
 
 /// Limits for one adapter process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +53,10 @@ pub struct AdapterProcess {
     handshake: Handshake,
     live: Option<Live>,
     consecutive_faults: usize,
+    /// Answers of the live process so far.
+    answered_by_live: usize,
+    /// Processes in a row that ended in a fault after at most one answer.
+    short_lives: usize,
     /// Why it was given up on, quoting the adapter.
     broken: Option<Outside>,
     transcript: Option<Transcript>,
@@ -81,6 +92,8 @@ impl AdapterProcess {
             handshake,
             live: Some(live),
             consecutive_faults: 0,
+            answered_by_live: 0,
+            short_lives: 0,
             broken: None,
             transcript,
             patience: 1,
@@ -90,6 +103,7 @@ impl AdapterProcess {
 
     fn exchange(&mut self, id: &str, request: &[u8], queries: usize) -> Result<Reply, Failure> {
         if self.live.is_none() {
+            self.answered_by_live = 0;
             let (live, _) = Live::start(
                 &self.argv,
                 self.limits.start_timeout,
@@ -122,6 +136,10 @@ impl AdapterProcess {
         match self.exchange(id, request, queries) {
             Ok(reply) => {
                 self.consecutive_faults = 0;
+                self.answered_by_live += 1;
+                if self.answered_by_live > 1 {
+                    self.short_lives = 0;
+                }
                 Ok(reply)
             }
             Err(failure) => {
@@ -134,7 +152,21 @@ impl AdapterProcess {
                     return Err(failure);
                 }
                 self.consecutive_faults += 1;
-                if self.consecutive_faults >= self.limits.max_consecutive_faults {
+                if self.answered_by_live <= 1 {
+                    self.short_lives += 1;
+                }
+                if self.short_lives >= SHORT_LIVES {
+                    self.broken = Some(
+                        format!(
+                            "it cannot keep a process alive: {} processes in a row each ended \
+                             in a fault after at most one answer, the last: {}: {}",
+                            self.short_lives,
+                            failure.fault.as_str(),
+                            failure.detail.raw()
+                        )
+                        .into(),
+                    );
+                } else if self.consecutive_faults >= self.limits.max_consecutive_faults {
                     // The whole detail, stderr tail included: what a breakdown is reported with.
                     self.broken = Some(
                         format!(
