@@ -117,7 +117,10 @@ fn star_groups(body: &[u8]) -> Vec<Vec<u32>> {
 
 /// `body` with each line that `edit` gives new text for (by its 1-based number) replaced; line
 /// ends and every other byte stay as they were.
-fn edit_lines(body: &[u8], edit: impl Fn(u32, &[u8]) -> Option<Vec<u8>>) -> Vec<u8> {
+pub(crate) fn edit_lines(
+    body: &[u8],
+    mut edit: impl FnMut(u32, &[u8]) -> Option<Vec<u8>>,
+) -> Vec<u8> {
     let (mark, rest) = match body.strip_prefix(BOM) {
         Some(rest) => (BOM, rest),
         None => (&b""[..], body),
@@ -163,7 +166,7 @@ fn is_unreserved(octet: u8) -> bool {
 }
 
 /// RFC 3986 §6.2.2: hex digits upper-cased, unreserved characters decoded; all else as written.
-fn rfc3986_normal(s: &[u8]) -> Vec<u8> {
+pub(crate) fn rfc3986_normal(s: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
@@ -184,7 +187,7 @@ fn rfc3986_normal(s: &[u8]) -> Vec<u8> {
 /// The 1996 Internet-Draft: every triplet decoded but `%2F`, then each octet in one spelling
 /// (characters a URL holds as they are written plainly, every other octet, `%` included, as
 /// `%XX`), so that two values compare as their decoded octets do.
-fn draft_1996(s: &[u8]) -> Vec<u8> {
+pub(crate) fn draft_1996(s: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
