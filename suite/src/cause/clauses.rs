@@ -237,7 +237,11 @@ impl Cause {
             | Cause::TimesOut
             | Cause::BreaksProtocol
             | Cause::Unstable => return None,
-            Cause::CommentLineRead | Cause::CommentKeptInValue => either(COMMENTS_1994, EOL),
+            Cause::CommentLineRead | Cause::CommentKeptInValue | Cause::CommentEndsAgentLines => {
+                either(COMMENTS_1994, EOL)
+            }
+            Cause::FieldNameMatchedLoosely => either(UNRECOGNISED, OTHER_RECORDS),
+            Cause::EncodedWildcardDecoded => either(PREFIX, PERCENT),
             Cause::SpaceBeforeColon => either(FIELD_FORM, RULE),
             Cause::MisspelledUserAgent | Cause::OtherFieldEndsAgentLines => {
                 either(UNRECOGNISED, OTHER_RECORDS)

@@ -9,9 +9,9 @@
 //! failing check a misreading is a hypothesis the parser's own answer confirmed. Where none
 //! does, [`super::of_result`] falls back to reading the reference's decision.
 //!
-//! They are tried in [`MISREADINGS`] order: the narrower edits first, so that an edit that
-//! rewrites much of the body (every `%`, every rule but one) does not claim an answer a small
-//! one explains.
+//! They are tried in [`MISREADINGS`] order: the narrower edits first (a comment, a colon, one
+//! line break), so that an edit that rewrites much of the body (the whole path's query, every
+//! rule but one) does not claim an answer a small one explains.
 
 use robotstxt_reference::lines::{classify, contains_ci, field_is, is_space, LineKind};
 use robotstxt_reference::rfc9309::product_token;
@@ -30,9 +30,12 @@ type Edit = fn(Profile, &[u8], &str, &str) -> Vec<Input>;
 
 /// Every misreading, in the order tried: the cause it names and the edits that make it (none
 /// where the body and path give it nothing to misread).
-const MISREADINGS: [(Cause, Edit); 17] = [
+const MISREADINGS: [(Cause, Edit); 20] = [
     (Cause::CommentLineRead, comment_line_read),
     (Cause::CommentKeptInValue, comment_kept_in_value),
+    (Cause::CommentEndsAgentLines, comment_ends_agent_lines),
+    (Cause::FieldNameMatchedLoosely, field_name_matched_loosely),
+    (Cause::EncodedWildcardDecoded, encoded_wildcard_decoded),
     (Cause::SpaceBeforeColon, space_before_colon),
     (Cause::MisspelledUserAgent, misspelled_user_agent),
     (Cause::OtherLineBreaks, other_line_breaks),
@@ -123,7 +126,8 @@ fn comment_line_read(_: Profile, body: &[u8], _: &str, path: &str) -> Vec<Input>
     })
 }
 
-/// A comment after a rule kept as part of its value: a value no path starts with.
+/// A comment after a value kept as part of it: a rule's value no path starts with, a User-agent
+/// value that names no robot.
 fn comment_kept_in_value(_: Profile, body: &[u8], _: &str, path: &str) -> Vec<Input> {
     edited(body, path, |text| {
         let colon = text.iter().position(|&b| b == b':')?;
@@ -132,14 +136,65 @@ fn comment_kept_in_value(_: Profile, body: &[u8], _: &str, path: &str) -> Vec<In
         }
         match classify(text) {
             LineKind::Field { name, value } if is_rule(name) && !value.is_empty() => {
-                let mut line = name.to_vec();
-                line.extend_from_slice(b": ");
-                line.extend_from_slice(value);
-                line.extend_from_slice(b"%20%23-comment");
-                Some(line)
+                Some([name, b": ", value, b"%20%23-comment"].concat())
+            }
+            LineKind::Field { name, value } if field_is(name, "user-agent") && value != b"*" => {
+                Some(b"User-agent: x-kept-comment".to_vec())
             }
             _ => None,
         }
+    })
+}
+
+/// A field read by a name it only holds: `XDisallow`, `No-Disallow`, or a known field written
+/// inside another's value (`X-Rule: Disallow: /a`).
+fn field_name_matched_loosely(_: Profile, body: &[u8], _: &str, path: &str) -> Vec<Input> {
+    const KNOWN: [&str; 3] = ["user-agent", "disallow", "allow"];
+    edited(body, path, |text| match classify(text) {
+        LineKind::Field { name, value } if !KNOWN.iter().any(|f| field_is(name, f)) => {
+            let inner = match classify(value) {
+                LineKind::Field { name, value } => KNOWN
+                    .iter()
+                    .find(|f| field_is(name, f))
+                    .map(|f| [f.as_bytes(), b": ", value].concat()),
+                _ => None,
+            };
+            let held = || {
+                let field = KNOWN.iter().find(|f| contains_ci(name, f.as_bytes()))?;
+                Some([field.as_bytes(), b": ", value].concat())
+            };
+            inner.or_else(held)
+        }
+        _ => None,
+    })
+}
+
+/// A rule's `%2A` and `%24` decoded into `*` and `$`, then read as a wildcard and an anchor
+/// (RFC 9309: the 1994 text has neither).
+fn encoded_wildcard_decoded(profile: Profile, body: &[u8], _: &str, path: &str) -> Vec<Input> {
+    if profile != Profile::Rfc9309 {
+        return Vec::new();
+    }
+    edited(body, path, |text| match classify(text) {
+        LineKind::Field { name, value } if is_rule(name) => {
+            let mut out = Vec::with_capacity(value.len());
+            let mut i = 0;
+            while i < value.len() {
+                let triplet = value.get(i..i + 3).map(|t| t.to_ascii_uppercase());
+                match triplet.as_deref() {
+                    Some(b"%2A") => out.push(b'*'),
+                    Some(b"%24") => out.push(b'$'),
+                    _ => {
+                        out.push(value[i]);
+                        i += 1;
+                        continue;
+                    }
+                }
+                i += 3;
+            }
+            (out != value).then(|| [name, b": ", &out].concat())
+        }
+        _ => None,
     })
 }
 
@@ -317,6 +372,25 @@ fn part_of_token_names_robot(profile: Profile, body: &[u8], agent: &str, path: &
 /// A field other than a rule between User-agent lines taken to end them: the record they begin
 /// is left with no rules, as an empty Disallow leaves it under either profile.
 fn other_field_ends_agent_lines(profile: Profile, body: &[u8], _: &str, path: &str) -> Vec<Input> {
+    line_ends_agent_lines(profile, body, path, |kind| {
+        matches!(kind, LineKind::Field { .. } | LineKind::NoColon(_))
+    })
+}
+
+/// A line holding only a comment between User-agent lines taken to end them.
+fn comment_ends_agent_lines(profile: Profile, body: &[u8], _: &str, path: &str) -> Vec<Input> {
+    line_ends_agent_lines(profile, body, path, |kind| {
+        matches!(kind, LineKind::CommentOnly)
+    })
+}
+
+/// The lines `ends` holds between User-agent lines taken to end them.
+fn line_ends_agent_lines(
+    profile: Profile,
+    body: &[u8],
+    path: &str,
+    ends_them: impl Fn(&LineKind<'_>) -> bool,
+) -> Vec<Input> {
     // Under the 1994 text an Allow line is such a field too.
     let is_rule = |name: &[u8]| match profile {
         Profile::Norobots1994 => field_is(name, "disallow"),
@@ -334,7 +408,7 @@ fn other_field_ends_agent_lines(profile: Profile, body: &[u8], _: &str, path: &s
             LineKind::Field { name, .. } if is_rule(name) => {
                 (in_agents, pending) = (false, None);
             }
-            LineKind::Field { .. } | LineKind::NoColon(_) if in_agents && pending.is_none() => {
+            ref kind if in_agents && pending.is_none() && ends_them(kind) => {
                 pending = Some(line.number);
             }
             _ => {}

@@ -57,6 +57,12 @@ pub enum Cause {
     CommentLineRead,
     /// A comment after a rule's value kept as part of it.
     CommentKeptInValue,
+    /// A line holding only a comment between User-agent lines taken to end them.
+    CommentEndsAgentLines,
+    /// A field read by a name it only holds, or written inside another's value.
+    FieldNameMatchedLoosely,
+    /// A rule's `%2A` and `%24` decoded, then read as a wildcard and an anchor.
+    EncodedWildcardDecoded,
     /// A field with white space before its colon not recognised.
     SpaceBeforeColon,
     /// A misspelt User-agent field (`User agent`, `Useragent`) read as one.
@@ -155,7 +161,7 @@ pub enum Cause {
 
 impl Cause {
     /// Every cause, each profile's variant apart.
-    pub const ALL: [Cause; 61] = [
+    pub const ALL: [Cause; 64] = [
         Cause::RejectsNotUtf8,
         Cause::RejectsBody,
         Cause::RefusesQuery,
@@ -165,6 +171,9 @@ impl Cause {
         Cause::Unstable,
         Cause::CommentLineRead,
         Cause::CommentKeptInValue,
+        Cause::CommentEndsAgentLines,
+        Cause::FieldNameMatchedLoosely,
+        Cause::EncodedWildcardDecoded,
         Cause::SpaceBeforeColon,
         Cause::MisspelledUserAgent,
         Cause::OtherLineBreaks,
@@ -232,6 +241,9 @@ impl Cause {
             Cause::Unstable => "unstable",
             Cause::CommentLineRead => "comment-line-read",
             Cause::CommentKeptInValue => "comment-kept-in-value",
+            Cause::CommentEndsAgentLines => "comment-ends-agent-lines",
+            Cause::FieldNameMatchedLoosely => "field-name-matched-loosely",
+            Cause::EncodedWildcardDecoded => "encoded-wildcard-decoded",
             Cause::SpaceBeforeColon => "space-before-colon",
             Cause::MisspelledUserAgent => "misspelled-user-agent",
             Cause::OtherLineBreaks => "other-line-breaks",
@@ -297,6 +309,9 @@ impl Cause {
             Cause::Unstable => "the answer varies from run to run",
             Cause::CommentLineRead => "strip a whole-line comment: `# User-agent: ...` is no field",
             Cause::CommentKeptInValue => "strip the comment after a value (`Disallow: /a # note`)",
+            Cause::CommentEndsAgentLines => "a comment line between User-agent lines ends nothing",
+            Cause::FieldNameMatchedLoosely => "read a field only by its exact name (`XDisallow`, `X-Rule: Disallow:` are no rules)",
+            Cause::EncodedWildcardDecoded => "match `%2A` and `%24` as the characters `*` and `$`, not as a wildcard or an anchor",
             Cause::SpaceBeforeColon => "accept white space before the colon (`Disallow : /a`)",
             Cause::MisspelledUserAgent => {
                 "read only `User-agent`, not `User agent` or `Useragent`, as the field"
