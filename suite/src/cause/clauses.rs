@@ -255,7 +255,7 @@ impl Cause {
                 either(SUBSTRING, MATCHING_GROUP)
             }
             Cause::AllowIgnored => ALLOW_DISALLOW,
-            Cause::FirstMatchWins => either(UNRECOGNISED, LONGEST),
+            Cause::FirstMatchWins | Cause::AllowRead => either(UNRECOGNISED, LONGEST),
             Cause::PercentDecoded | Cause::PercentNotDecoded => either(PREFIX, PERCENT),
             Cause::LoneCr => either(LINE_ENDS_1994, LINE_ENDS_9309),
             Cause::ByteOrderMark => match profile {

@@ -89,6 +89,8 @@ pub enum Cause {
     AllowIgnored,
     /// Rules read in file order, the first that matches deciding, Allow lines included.
     FirstMatchWins,
+    /// Under the 1994 text, which has no Allow: Allow lines read as rules.
+    AllowRead,
     /// Rules and the path decoded to one normal form where the 1994 text compares them as written.
     PercentDecoded,
     /// `%XX` compared as written where RFC 9309 compares the octets.
@@ -161,7 +163,7 @@ pub enum Cause {
 
 impl Cause {
     /// Every cause, each profile's variant apart.
-    pub const ALL: [Cause; 64] = [
+    pub const ALL: [Cause; 65] = [
         Cause::RejectsNotUtf8,
         Cause::RejectsBody,
         Cause::RefusesQuery,
@@ -187,6 +189,7 @@ impl Cause {
         Cause::OtherFieldEndsAgentLines,
         Cause::AllowIgnored,
         Cause::FirstMatchWins,
+        Cause::AllowRead,
         Cause::PercentDecoded,
         Cause::PercentNotDecoded,
         Cause::LoneCr,
@@ -257,6 +260,7 @@ impl Cause {
             Cause::OtherFieldEndsAgentLines => "other-field-ends-agent-lines",
             Cause::AllowIgnored => "allow-ignored",
             Cause::FirstMatchWins => "first-match-wins",
+            Cause::AllowRead => "allow-read",
             Cause::PercentDecoded => "percent-decoded",
             Cause::PercentNotDecoded => "percent-not-decoded",
             Cause::LoneCr => "lone-cr",
@@ -336,9 +340,8 @@ impl Cause {
                 "keep reading User-agent lines past other fields (`Crawl-delay`, ...)"
             }
             Cause::AllowIgnored => "read Allow lines, not Disallow lines alone",
-            Cause::FirstMatchWins => {
-                "the longest matching rule decides, not the first in the file (1994: Disallow only)"
-            }
+            Cause::FirstMatchWins => "the longest matching rule decides, not the first in the file",
+            Cause::AllowRead => "pass over Allow lines: the 1994 text knows only Disallow",
             Cause::PercentDecoded => {
                 "compare `%XX` as written (1994): do not decode or re-encode it"
             }

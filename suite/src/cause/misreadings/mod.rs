@@ -75,12 +75,17 @@ pub fn explaining(
     if verdict(body, path) == theirs {
         return None;
     }
-    MISREADINGS.iter().find_map(|&(cause, edit)| {
+    let cause = MISREADINGS.iter().find_map(|&(cause, edit)| {
         edit(profile, body, agent, path)
             .iter()
             .any(|input| verdict(&input.body, &input.path) == theirs)
             .then_some(cause)
-    })
+    });
+    // The 1994 text has no Allow: there, reading rules in order is reading Allow at all.
+    match (cause, profile) {
+        (Some(Cause::FirstMatchWins), Profile::Norobots1994) => Some(Cause::AllowRead),
+        _ => cause,
+    }
 }
 
 /// `body` with lines edited; one input, or none when nothing changed.

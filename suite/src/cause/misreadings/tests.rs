@@ -136,7 +136,7 @@ fn each_bug_is_named_where_the_answer_shows_it() {
             "/a",
             Allowed
         ),
-        Some(Cause::FirstMatchWins)
+        Some(Cause::AllowRead)
     );
     assert_eq!(
         rfc(
