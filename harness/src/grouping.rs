@@ -3,8 +3,10 @@
 //! [`Cause`] is what `--update-expectations` writes into each entry, so an expectation file reads
 //! by cause.
 //!
-//! Each check's cause is read by [`robotstxt_suite::cause`]; the groups are shown by its label ("CR-only
-//! line endings", "an Allow line decides"), the same in every format.
+//! Each check's cause is read by [`robotstxt_suite::cause`]: where the parser's answer is the one
+//! a known misreading gives, the cause names the fix ("strip a whole-line comment", "accept white
+//! space before the colon"); otherwise what decided ("an Allow line decides"). The groups are
+//! shown by its label, the same in every format.
 
 use std::collections::BTreeMap;
 
@@ -147,7 +149,8 @@ cases:
             headings,
             [
                 "CR-only line endings: 2 checks in 1 case",
-                "an Allow line decides: 1 check in 1 case",
+                // The parser's answer is the one a parser that passes over Allow lines gives.
+                "read Allow lines, not Disallow lines alone: 1 check in 1 case",
                 "the adapter crashes: 1 check in 1 case",
             ]
         );

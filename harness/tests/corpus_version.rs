@@ -61,6 +61,10 @@ fn freeze_takes_the_record_again_and_releases_only_what_is_logged() {
     let cases = dir.path().join("cases");
     copy_of_cases(&cases);
     let before = record(&cases);
+    // The next major version after the released one: what a rescore needs.
+    let current = before["version"].as_str().unwrap().to_owned();
+    let major: u64 = current.split('.').next().unwrap().parse().unwrap();
+    let next = format!("{}.0.0", major + 1);
     let file = cases.join("agents.yaml");
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(
@@ -72,23 +76,24 @@ fn freeze_takes_the_record_again_and_releases_only_what_is_logged() {
     // A release of a version with no heading: refused, the record left as it was.
     let refused = run_binary(
         dir.path(),
-        &["cases", "freeze", "--cases", "cases", "--version", "2.0.0"],
+        &["cases", "freeze", "--cases", "cases", "--version", &next],
     );
     assert_eq!(refused.code, 2, "{refused:?}");
     assert!(
-        refused.stderr.contains("no `## 2.0.0` heading"),
+        refused.stderr.contains(&format!("no `## {next}` heading")),
         "{}",
         refused.stderr
     );
     assert_eq!(record(&cases), before);
 
-    // Logged under 2.0.0: released.
+    // Logged under the next major version: released.
     let log = cases.join("CHANGELOG.md");
     let rescored = {
         let out = run_binary(dir.path(), &["run", "--cases", "cases", "--format", "json"]);
         let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
         assert_eq!(
-            doc["suite_version"], "1.0.0+changes",
+            doc["suite_version"],
+            format!("{current}+changes"),
             "a changed corpus says so"
         );
         let now = robotstxt_suite::cases::load_corpus(std::slice::from_ref(&cases)).unwrap();
@@ -99,15 +104,15 @@ fn freeze_takes_the_record_again_and_releases_only_what_is_logged() {
     };
     let text = std::fs::read_to_string(&log).unwrap().replace(
         "## Unreleased\n",
-        &format!("## 2.0.0\n\n### Rescored\n\n- `{rescored}`: a test's rescore\n"),
+        &format!("## {next}\n\n### Rescored\n\n- `{rescored}`: a test's rescore\n"),
     );
     std::fs::write(&log, text).unwrap();
     let released = run_binary(
         dir.path(),
-        &["cases", "freeze", "--cases", "cases", "--version", "2.0.0"],
+        &["cases", "freeze", "--cases", "cases", "--version", &next],
     );
     assert_eq!(released.code, 0, "{released:?}");
-    assert_eq!(record(&cases)["version"], "2.0.0");
+    assert_eq!(record(&cases)["version"], next.as_str());
     assert_ne!(record(&cases)["corpus_digest"], before["corpus_digest"]);
 
     // Without --version: the current version's record taken again from the files.
@@ -118,7 +123,7 @@ fn freeze_takes_the_record_again_and_releases_only_what_is_logged() {
     .unwrap();
     let again = run_binary(dir.path(), &["cases", "freeze", "--cases", "cases"]);
     assert_eq!(again.code, 0, "{again:?}");
-    assert_eq!(record(&cases)["version"], "2.0.0");
+    assert_eq!(record(&cases)["version"], next.as_str());
     assert_eq!(record(&cases)["corpus_digest"], before["corpus_digest"]);
 }
 

@@ -1,5 +1,6 @@
 //! The `fuzz` and `minimize` commands end to end against python-urllib (python3's standard
-//! library): findings are written as case files, and `run --adapter` fails every one of them.
+//! library): findings are written as case files, one per group, and `run --adapter` fails every
+//! one of them; a group the expectations list is known, not saved.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -27,24 +28,37 @@ fn have_python() -> bool {
     found
 }
 
+/// The python-urllib adapter as a bare command, and an expectation file that lists nothing: every
+/// group it shows is new.
+fn bare_adapter_listing_nothing(dir: &Path) -> (String, PathBuf) {
+    let file = dir.join("nothing.yaml");
+    std::fs::write(&file, "adapter: python-urllib\nexpectations: []\n").unwrap();
+    ("python3 adapters/python-urllib/adapter.py".to_owned(), file)
+}
+
 #[test]
-fn fuzz_findings_reproduce_with_run() {
+fn fuzz_findings_are_one_per_group_and_reproduce_with_run() {
     if !have_python() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
-    let dir = out.path().to_str().unwrap();
-    let fuzz = robotstxt_test(&[
+    let dir = out.path().join("findings");
+    let dir = dir.to_str().unwrap();
+    let (cmd, nothing) = bare_adapter_listing_nothing(out.path());
+    let fuzz_args = [
         "fuzz",
-        "--adapter",
-        "python-urllib",
+        "--adapter-cmd",
+        &cmd,
+        "--expectations",
+        nothing.to_str().unwrap(),
         "--docs",
         "400",
         "--seed",
         "1",
         "--out",
         dir,
-    ]);
+    ];
+    let fuzz = robotstxt_test(&fuzz_args);
     let stdout = String::from_utf8_lossy(&fuzz.stdout);
     assert_eq!(
         fuzz.status.code(),
@@ -53,8 +67,36 @@ fn fuzz_findings_reproduce_with_run() {
         String::from_utf8_lossy(&fuzz.stderr)
     );
     assert!(stdout.contains("400 documents"), "{stdout}");
-    let files = std::fs::read_dir(out.path()).unwrap().count();
-    assert!(files > 0, "{stdout}");
+    let files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!files.is_empty(), "{stdout}");
+    // One saved case per group: the table names each file once, under a group of its own.
+    let saved = stdout.matches("saved: python-urllib-").count();
+    assert_eq!(saved, files.len(), "{stdout}");
+    // Each case counts the documents that showed its group, and names it.
+    let mut causes = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let note = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            note.contains("of the run's 400 documents showed this group."),
+            "{text}"
+        );
+        let cause = note
+            .split("Cause: ")
+            .nth(1)
+            .unwrap()
+            .split(". ")
+            .next()
+            .unwrap();
+        causes.push(cause.to_owned());
+    }
+    let count = causes.len();
+    causes.sort();
+    causes.dedup();
+    assert_eq!(causes.len(), count, "a group saved twice: {causes:?}");
     // Every finding fails when run against the adapter it came from.
     let run = robotstxt_test(&[
         "run",
@@ -67,10 +109,26 @@ fn fuzz_findings_reproduce_with_run() {
     ]);
     assert_eq!(run.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-    assert_eq!(report["summary"]["failed"], files, "{report}");
+    assert_eq!(report["summary"]["failed"], files.len(), "{report}");
     assert_eq!(report["summary"]["passed"], 0, "{report}");
     // A second run with the same seed finds nothing new: the folder holds it all.
-    let again = robotstxt_test(&[
+    let again = robotstxt_test(&fuzz_args);
+    let again_out = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(0), "{again_out}");
+    assert!(
+        again_out.contains("known: found by an earlier run"),
+        "{again_out}"
+    );
+}
+
+#[test]
+fn groups_the_expectations_list_are_known_and_not_saved() {
+    if !have_python() {
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("findings");
+    let fuzz = robotstxt_test(&[
         "fuzz",
         "--adapter",
         "python-urllib",
@@ -79,13 +137,30 @@ fn fuzz_findings_reproduce_with_run() {
         "--seed",
         "1",
         "--out",
-        dir,
+        dir.to_str().unwrap(),
     ]);
-    assert_eq!(
-        again.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&again.stdout)
+    let stdout = String::from_utf8_lossy(&fuzz.stdout);
+    assert_eq!(fuzz.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("known: the expectations list it"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("saved:"), "{stdout}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    // An expectation file that is not there is an error naming it.
+    let missing = robotstxt_test(&[
+        "fuzz",
+        "--adapter",
+        "python-urllib",
+        "--expectations",
+        "no-such-expectations.yaml",
+        "--docs",
+        "1",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("no-such-expectations.yaml"),
+        "{missing:?}"
     );
 }
 

@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::Command;
 
 use common::{checkout, output_of, FAKE_ADAPTER};
@@ -113,8 +114,10 @@ fn each_section_is_short_and_every_command_in_it_runs() {
 
     // What they promise is there.
     let version = shell("robotstxt-test --version").stdout;
+    let released = released_version();
     assert!(
-        version.contains("(suite 1.0.0,") || version.contains("(suite 1.0.0+changes,"),
+        version.contains(&format!("(suite {released},"))
+            || version.contains(&format!("(suite {released}+changes,")),
         "{version}"
     );
     let report = std::fs::read_dir(dir.join("report/badges"))
@@ -145,4 +148,12 @@ fn each_section_is_short_and_every_command_in_it_runs() {
             "action.yml has no input `{input}`"
         );
     }
+}
+
+/// The corpus version `cases/suite-version.json` records.
+fn released_version() -> String {
+    let record = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/suite-version.json");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+    record["version"].as_str().unwrap().to_owned()
 }

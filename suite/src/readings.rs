@@ -33,15 +33,20 @@ pub enum Reading {
     /// `rfc9309`: several groups with a `*` line are combined into one, as groups naming the
     /// crawler are. The text says to obey "the group" with the `*` value.
     StarGroupsCombined,
+    /// `rfc9309`: a rule's own `%XX` of an unreserved character is decoded before comparing, as
+    /// the URI's is (`Disallow: /%7Ejoe` matches `/~joe`). §2.2.2 orders the decoding for the
+    /// URI; it says nothing of the rule's.
+    RulePercentDecoded,
 }
 
 impl Reading {
     /// Every reading, in the order reports show them.
-    pub const ALL: [Reading; 4] = [
+    pub const ALL: [Reading; 5] = [
         Reading::PercentAsWritten1994,
         Reading::EmptyRuleMatchesNothing,
         Reading::WholeTokenMatch,
         Reading::StarGroupsCombined,
+        Reading::RulePercentDecoded,
     ];
 
     /// The name case files and reports use.
@@ -51,6 +56,7 @@ impl Reading {
             Reading::EmptyRuleMatchesNothing => "empty-rule-matches-nothing",
             Reading::WholeTokenMatch => "whole-token-match",
             Reading::StarGroupsCombined => "star-groups-combined",
+            Reading::RulePercentDecoded => "rule-percent-decoded",
         }
     }
 
@@ -60,7 +66,8 @@ impl Reading {
             Reading::PercentAsWritten1994 => Profile::Norobots1994,
             Reading::EmptyRuleMatchesNothing
             | Reading::WholeTokenMatch
-            | Reading::StarGroupsCombined => Profile::Rfc9309,
+            | Reading::StarGroupsCombined
+            | Reading::RulePercentDecoded => Profile::Rfc9309,
         }
     }
 
@@ -78,6 +85,9 @@ impl Reading {
             }
             Reading::StarGroupsCombined => {
                 "several groups with a `*` line are combined into one `*` group"
+            }
+            Reading::RulePercentDecoded => {
+                "a rule's own `%XX` of an unreserved character is decoded, as the URI's is: `/%7Ejoe` matches `/~joe`"
             }
         }
     }
@@ -229,7 +239,8 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "reading `percent-as-written` is not one of `percent-as-written-1994`, \
-             `empty-rule-matches-nothing`, `whole-token-match`, `star-groups-combined`"
+             `empty-rule-matches-nothing`, `whole-token-match`, `star-groups-combined`, \
+             `rule-percent-decoded`"
         );
     }
 
@@ -242,7 +253,8 @@ mod tests {
             [
                 Reading::EmptyRuleMatchesNothing,
                 Reading::WholeTokenMatch,
-                Reading::StarGroupsCombined
+                Reading::StarGroupsCombined,
+                Reading::RulePercentDecoded
             ]
         );
         assert!(Readings::NONE.under(Profile::Norobots1994).is_empty());

@@ -21,6 +21,10 @@
 //! - [`Reading::StarGroupsCombined`]: with several groups holding a `*` line, a crawler obeys
 //!   only one of them, the first or the last: the `*` lines of the others are renamed to a token
 //!   no crawler has.
+//! - [`Reading::RulePercentDecoded`]: a rule's `%XX` is compared as written, as Google's library
+//!   compares a rule: each triplet of an unreserved character in an allow or disallow value is
+//!   written `%25XX`, which the reference keeps as the three characters, while the URI is put in
+//!   normal form as §2.2.2 orders.
 
 use robotstxt_reference::explain::RuleChoice;
 use robotstxt_reference::lines::{classify, contains_ci, field_is, raw_lines, LineKind, BOM};
@@ -75,6 +79,10 @@ pub fn rival_differs(reading: Reading, body: &[u8], agent: &str, path: &str) -> 
             });
             Robots::parse(profile, &body).is_allowed(agent, path) != settled
         }
+        Reading::RulePercentDecoded => {
+            let body = edit_values(body, &["allow", "disallow"], unreserved_kept_encoded);
+            Robots::parse(profile, &body).is_allowed(agent, path) != settled
+        }
         Reading::StarGroupsCombined => {
             let stars = star_groups(body);
             if stars.len() < 2 {
@@ -117,7 +125,10 @@ fn star_groups(body: &[u8]) -> Vec<Vec<u32>> {
 
 /// `body` with each line that `edit` gives new text for (by its 1-based number) replaced; line
 /// ends and every other byte stay as they were.
-fn edit_lines(body: &[u8], edit: impl Fn(u32, &[u8]) -> Option<Vec<u8>>) -> Vec<u8> {
+pub(crate) fn edit_lines(
+    body: &[u8],
+    mut edit: impl FnMut(u32, &[u8]) -> Option<Vec<u8>>,
+) -> Vec<u8> {
     let (mark, rest) = match body.strip_prefix(BOM) {
         Some(rest) => (BOM, rest),
         None => (&b""[..], body),
@@ -158,12 +169,25 @@ fn triplet(s: &[u8]) -> Option<u8> {
     }
 }
 
+/// Every triplet of an unreserved character written `%25XX`: a `%` the reference does not
+/// decode, so the triplet stays three characters.
+fn unreserved_kept_encoded(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    for (i, &b) in s.iter().enumerate() {
+        out.push(b);
+        if b == b'%' && triplet(&s[i..]).is_some_and(is_unreserved) {
+            out.extend_from_slice(b"25");
+        }
+    }
+    out
+}
+
 fn is_unreserved(octet: u8) -> bool {
     octet.is_ascii_alphanumeric() || b"-._~".contains(&octet)
 }
 
 /// RFC 3986 §6.2.2: hex digits upper-cased, unreserved characters decoded; all else as written.
-fn rfc3986_normal(s: &[u8]) -> Vec<u8> {
+pub(crate) fn rfc3986_normal(s: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
@@ -184,7 +208,7 @@ fn rfc3986_normal(s: &[u8]) -> Vec<u8> {
 /// The 1996 Internet-Draft: every triplet decoded but `%2F`, then each octet in one spelling
 /// (characters a URL holds as they are written plainly, every other octet, `%` included, as
 /// `%XX`), so that two values compare as their decoded octets do.
-fn draft_1996(s: &[u8]) -> Vec<u8> {
+pub(crate) fn draft_1996(s: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while i < s.len() {
@@ -257,6 +281,21 @@ mod tests {
         assert!(differs("BarBot", "/b"));
         assert!(!differs("BarBot", "/c"));
         assert!(!differs("FooBot", "/a"));
+    }
+
+    #[test]
+    fn a_rule_compared_as_written_differs_only_where_its_triplet_is_unreserved() {
+        let differs =
+            |body: &[u8], path| rival_differs(Reading::RulePercentDecoded, body, "FooBot", path);
+        assert!(differs(b"User-agent: *\nDisallow: /%7Ejoe\n", "/~joe"));
+        assert!(differs(b"User-agent: *\nDisallow: /%7ejoe\n", "/%7Ejoe"));
+        assert!(!differs(b"User-agent: *\nDisallow: /~joe\n", "/%7Ejoe"));
+        // A non-ASCII octet stays encoded on both sides under either reading.
+        assert!(!differs(
+            b"User-agent: *\nDisallow: /caf%C3%A9\n",
+            "/caf\u{e9}"
+        ));
+        assert_eq!(unreserved_kept_encoded(b"/%41%2F%zz%"), b"/%2541%2F%zz%");
     }
 
     #[test]

@@ -35,6 +35,15 @@ fn copy() -> tempfile::TempDir {
     dir
 }
 
+/// The version the checkout's record releases: what a change is logged since.
+fn released() -> String {
+    record_in(&checkout_cases())
+        .unwrap()
+        .expect("the checkout has a release record")
+        .version
+        .to_string()
+}
+
 fn problems(dir: &Path) -> Vec<String> {
     match verify(dir) {
         Ok(_) => Vec::new(),
@@ -54,7 +63,10 @@ fn an_unlogged_rescore_fails_and_logging_it_passes() {
     let found = problems(dir.path());
     assert_eq!(found.len(), 1, "{found:#?}");
     assert!(
-        found[0].contains("is rescored since 1.0.0, and no entry says so"),
+        found[0].contains(&format!(
+            "is rescored since {}, and no entry says so",
+            released()
+        )),
         "{found:#?}"
     );
     let case = found[0].split('`').nth(1).unwrap().to_owned();
@@ -81,15 +93,16 @@ fn an_added_and_a_removed_case_are_named() {
     std::fs::remove_file(dir.path().join("reported-size.yaml")).unwrap();
     let found = problems(dir.path());
     assert!(
-        found
-            .iter()
-            .any(|p| p.contains("`empty/added-by-a-test` is added since 1.0.0")),
+        found.iter().any(|p| p.contains(&format!(
+            "`empty/added-by-a-test` is added since {}",
+            released()
+        ))),
         "{found:#?}"
     );
     assert_eq!(
         found
             .iter()
-            .filter(|p| p.contains("is removed since 1.0.0"))
+            .filter(|p| p.contains(&format!("is removed since {}", released())))
             .count(),
         3,
         "{found:#?}"

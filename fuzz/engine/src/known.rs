@@ -5,13 +5,17 @@
 //! also compared by what it reduces to: the fuzzer re-finds a listed bug under other names and
 //! bytes, so [`super::session`] reduces every listed check that is a scored disagreement and
 //! records its [`shape`] with [`Known::add_listed`]; a finding of that shape and verdict is the
-//! listed bug again. The expectations file (`adapters/<name>/expectations.yaml`) is read with
+//! listed bug again. Bugs are also known by group, as `run` groups them (a [`Cause`]): the groups
+//! of the listed checks, as the engine answers them, and of the findings already written. The
+//! expectations file (`adapters/<name>/expectations.yaml`, or the one `fuzz --expectations`
+//! names) is read with
 //! [`ExpectationFile::load`], the same reader as the gate's, and only its check ids are used.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use robotstxt_suite::cases::{load_corpus, Case, CaseError};
+use robotstxt_suite::cases::{load_corpus, Case, CaseError, Ruling};
+use robotstxt_suite::cause::{self, Cause};
 use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::located::LocatedError;
 
@@ -29,6 +33,10 @@ pub struct Known {
     listed_shapes: HashSet<(Vec<u8>, Verdict)>,
     reported: HashSet<Key>,
     shapes: HashSet<(Vec<u8>, Verdict)>,
+    /// The groups of the listed checks, and of what they reduce to.
+    listed_groups: HashSet<Cause>,
+    /// The groups of the findings already written, by this run or an earlier one.
+    reported_groups: HashSet<Cause>,
 }
 
 /// A body's shape: every run of letters and digits written `w`, every run of control bytes
@@ -104,10 +112,17 @@ impl Known {
         if out.is_dir() {
             for case in load(&[out.to_owned()])? {
                 for check in &case.checks {
-                    if let Some(robotstxt_suite::cases::Ruling::Is(v)) =
-                        check.expect.scored_under(None).map(|(_, e)| e)
-                    {
+                    if let Some((profile, Ruling::Is(v))) = check.expect.scored_under(None) {
                         known.shapes.insert((shape(&case.robots), v));
+                        // A finding expects the reference's verdict; the parser answered the other.
+                        let theirs = match v {
+                            Verdict::Allowed => Verdict::Disallowed,
+                            Verdict::Disallowed => Verdict::Allowed,
+                        };
+                        let (agent, path) = (&check.agent, &check.path);
+                        let group =
+                            cause::of_answer(profile, &case.robots, agent, path, Some(theirs));
+                        known.reported_groups.insert(group);
                     }
                     known.reported.insert((
                         case.robots.clone(),
@@ -148,6 +163,25 @@ impl Known {
     /// before (by this run or an earlier one).
     pub fn is_reported(&self, c: &Candidate, reference: Verdict) -> bool {
         self.reported.contains(&key(c)) || self.shapes.contains(&(shape(&c.body), reference))
+    }
+
+    /// Records the group of a listed check, as the engine answers it.
+    pub fn add_listed_group(&mut self, group: Cause) {
+        self.listed_groups.insert(group);
+    }
+
+    /// Whether the expectations file lists checks of this group.
+    pub fn is_listed_group(&self, group: Cause) -> bool {
+        self.listed_groups.contains(&group)
+    }
+
+    pub fn add_reported_group(&mut self, group: Cause) {
+        self.reported_groups.insert(group);
+    }
+
+    /// Whether a finding of this group was written, by this run or an earlier one.
+    pub fn is_reported_group(&self, group: Cause) -> bool {
+        self.reported_groups.contains(&group)
     }
 
     pub fn add_reported(&mut self, c: &Candidate, reference: Verdict) {

@@ -13,8 +13,8 @@
 //!   batches. All of them work on a [`candidate`] (a body and a query) and its lines.
 //!   Dependencies run one way: `candidate` is a leaf; `canonical`, `judge` and `rewrite` build on
 //!   it; `reduce` drives the rewrite passes and asks the judge.
-//! - [`case`] writes the case file; [`known`] skips what is already known; [`session`] is the
-//!   out-of-process loop.
+//! - [`case`] writes the case file; [`known`] skips what is already known; [`groups`] counts
+//!   findings by bug, as `run` groups non-passes; [`session`] is the out-of-process loop.
 
 #![forbid(unsafe_code)]
 
@@ -24,6 +24,7 @@ pub mod case;
 pub mod document;
 pub mod emit;
 pub mod generate;
+pub mod groups;
 pub mod judge;
 pub mod known;
 pub mod oracle;

@@ -1,24 +1,28 @@
 //! The out-of-process fuzzing loop: documents from a seed, asked of an engine in batches, every
-//! new scored disagreement reduced and turned into a case.
+//! scored disagreement put in the group `run` would put it in ([`crate::groups`]), and the first
+//! document of each new group reduced and turned into a case: one case per bug, with a count of
+//! the documents that showed it.
 //!
 //! The engine is any [`Engine`]; the `fuzz` command passes an adapter process. Documents come
 //! from [`SplitMix64`] seeded with `seed`, so for a given seed (and a deterministic parser) the
 //! first N documents, and the findings among them, are the same on every run; a time limit only
 //! decides how many documents there are.
 
-use std::collections::HashSet;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use robotstxt_reference::open_points::OpenPoint;
 use robotstxt_reference::{Robots, Verdict};
-use robotstxt_suite::cause::{self, BodyMarks};
-use robotstxt_suite::engine::{Engine, Handshake, Query, Reply};
+use robotstxt_suite::cause::{self, Cause};
+use robotstxt_suite::engine::{Engine, Failure, Handshake, Query, Reply};
 use robotstxt_suite::reask::Between;
 use robotstxt_suite::visible::Outside;
 
 use super::candidate::Candidate;
 use super::case::FindingCase;
 use super::generate::{sample, SplitMix64};
+use super::groups::{Fate, FaultSeen, Groups, Tally, FAULTS_KEPT};
 use super::judge::EngineJudge;
 use super::known::Known;
 use super::oracle::{Judgement, Oracle, Signature};
@@ -49,14 +53,18 @@ pub struct Stats {
     pub open_by_point: std::collections::BTreeMap<OpenPoint, u64>,
     /// Bodies the parser refused.
     pub rejected: u64,
-    /// Crashes, timeouts, protocol errors.
+    /// Documents the engine gave no answer for: it crashed, timed out or broke the protocol.
     pub faults: u64,
+    /// The first [`FAULTS_KEPT`] of them, each with its document and what the engine said.
+    pub fault_list: Vec<FaultSeen>,
+    /// Every group of scored disagreements, with how many documents showed it.
+    pub groups: Groups,
     /// Listed checks that are scored disagreements, reduced before the run to recognise them.
     pub listed_reduced: usize,
-    /// Reduced disagreements the expectations file lists (the same check, or one of the same
-    /// reduced shape).
+    /// Scored disagreements of a group the expectations file lists (or that reduce to a check
+    /// or a shape it lists).
     pub listed: u64,
-    /// Reduced disagreements already reported, by this run or an earlier one.
+    /// Scored disagreements of a group already saved, by this run or an earlier one.
     pub known: u64,
     pub findings: usize,
     pub elapsed: Duration,
@@ -66,9 +74,12 @@ pub struct Stats {
     pub reducing_listed: Duration,
 }
 
-/// One new disagreement, reduced.
+/// The first disagreement of a new group, reduced.
 #[derive(Debug, Clone)]
 pub struct Finding {
+    /// The group, as `run` groups: the cause of the reduced case with the parser's answer
+    /// (`case.cause`).
+    pub group: Cause,
     pub case: FindingCase,
     pub signature: Signature,
     /// The document's number in the run (from 0) and its size before reduction.
@@ -80,6 +91,7 @@ pub struct Finding {
 pub enum Event<'a> {
     Progress(&'a Stats),
     Finding(&'a Finding),
+    Fault(&'a FaultSeen),
 }
 
 /// The engine stopped answering: its name and why.
@@ -105,7 +117,8 @@ pub fn fuzz<E: Engine + ?Sized>(
     let started = Instant::now();
     stats.listed_reduced = reduce_listed(engine, oracle, known, settings.budget);
     stats.reducing_listed = started.elapsed();
-    let mut seen: HashSet<Signature> = HashSet::new();
+    // The group each group read from a whole document stands for, once one was reduced.
+    let mut aliases: HashMap<Cause, Cause> = HashMap::new();
     let start = Instant::now();
     let mut last_progress = start;
     while settings.docs.is_none_or(|n| stats.docs < n)
@@ -125,8 +138,17 @@ pub fn fuzz<E: Engine + ?Sized>(
                 stats.rejected += 1;
                 continue;
             }
-            Err(_) => {
+            Err(Failure { fault, detail }) => {
                 stats.faults += 1;
+                let seen = FaultSeen {
+                    document,
+                    kind: fault,
+                    detail,
+                };
+                events(Event::Fault(&seen));
+                if stats.fault_list.len() < FAULTS_KEPT {
+                    stats.fault_list.push(seen);
+                }
                 if let Some(why) = (between.unavailable)(engine) {
                     return Err(BrokeDown {
                         name: handshake.name.clone(),
@@ -137,21 +159,12 @@ pub fn fuzz<E: Engine + ?Sized>(
             }
         };
         let reference = oracle.verdicts(&s.body, &s.queries);
+        let mut shown: BTreeSet<Cause> = BTreeSet::new();
         for (i, query) in s.queries.iter().enumerate() {
             if reference[i] == theirs[i] {
                 continue;
             }
             stats.different += 1;
-            let signature = Signature {
-                adapter: handshake.name.clone(),
-                agent: query.agent.clone(),
-                path: query.path.clone(),
-                reference: reference[i],
-                theirs: theirs[i],
-            };
-            if seen.contains(&signature) {
-                continue;
-            }
             if let Judgement::Open(points) = oracle.judge(&s.body, query, reference[i], theirs[i]) {
                 stats.open += 1;
                 for point in points {
@@ -159,44 +172,93 @@ pub fn fuzz<E: Engine + ?Sized>(
                 }
                 continue;
             }
-            seen.insert(signature.clone());
-            let started = Instant::now();
-            let start_case = Candidate {
-                body: s.body.clone(),
-                agent: query.agent.clone(),
-                path: query.path.clone(),
+            // The group: as `run` reads the document as it came, where that names a listed
+            // group or one this run has seen; else, on the first such document, the group of
+            // what it reduces to, free of the document's noise.
+            let (agent, path) = (&query.agent, &query.path);
+            let raw = cause::of_answer(oracle.profile, &s.body, agent, path, Some(theirs[i]));
+            let group = match aliases.get(&raw) {
+                Some(&group) => group,
+                None if known.is_listed_group(raw) => {
+                    stats
+                        .groups
+                        .entry(raw)
+                        .or_insert_with(|| tally(Fate::Listed));
+                    aliases.insert(raw, raw);
+                    raw
+                }
+                None => {
+                    let started = Instant::now();
+                    let start_case = Candidate {
+                        body: s.body.clone(),
+                        agent: agent.clone(),
+                        path: path.clone(),
+                    };
+                    let mut judge = EngineJudge::new(engine, oracle, reference[i], theirs[i]);
+                    let reduced = reduce(start_case, &mut judge, settings.budget);
+                    stats.reducing += started.elapsed();
+                    let origin = format!(
+                        "Found by `robotstxt-test fuzz` against {} {} ({}), seed {}, document {document} ({} bytes, reduced to {} bytes)",
+                        handshake.name, handshake.version, handshake.parser, settings.seed, s.body.len(), reduced.body.len()
+                    );
+                    let case = finding_case(
+                        &handshake,
+                        oracle,
+                        &reduced,
+                        reference[i],
+                        theirs[i],
+                        &origin,
+                    );
+                    let group = case.cause;
+                    aliases.insert(raw, group);
+                    if let Entry::Vacant(slot) = stats.groups.entry(group) {
+                        let fate = if known.is_listed(&reduced, reference[i])
+                            || known.is_listed_group(group)
+                        {
+                            Fate::Listed
+                        } else if known.is_reported(&reduced, reference[i])
+                            || known.is_reported_group(group)
+                        {
+                            Fate::Earlier
+                        } else {
+                            Fate::Saved(case.name.clone())
+                        };
+                        slot.insert(tally(fate.clone()));
+                        if let Fate::Saved(_) = fate {
+                            known.add_reported(&reduced, reference[i]);
+                            known.add_reported_group(group);
+                            let finding = Finding {
+                                group,
+                                signature: Signature {
+                                    adapter: handshake.name.clone(),
+                                    agent: agent.clone(),
+                                    path: path.clone(),
+                                    reference: reference[i],
+                                    theirs: theirs[i],
+                                },
+                                case,
+                                document,
+                                original_size: s.body.len(),
+                            };
+                            stats.findings += 1;
+                            events(Event::Finding(&finding));
+                            shown.insert(group);
+                            continue;
+                        }
+                    }
+                    group
+                }
             };
-            let mut judge = EngineJudge::new(engine, oracle, reference[i], theirs[i]);
-            let reduced = reduce(start_case, &mut judge, settings.budget);
-            stats.reducing += started.elapsed();
-            if known.is_listed(&reduced, reference[i]) {
-                stats.listed += 1;
-                continue;
+            shown.insert(group);
+            match stats.groups.get(&group).map(|t| &t.fate) {
+                Some(Fate::Listed) => stats.listed += 1,
+                _ => stats.known += 1,
             }
-            if known.is_reported(&reduced, reference[i]) {
-                stats.known += 1;
-                continue;
+        }
+        for group in shown {
+            if let Some(tally) = stats.groups.get_mut(&group) {
+                tally.documents += 1;
             }
-            known.add_reported(&reduced, reference[i]);
-            let origin = format!(
-                "Found by `robotstxt-test fuzz` against {} {} ({}), seed {}, document {document} ({} bytes, reduced to {} bytes)",
-                handshake.name, handshake.version, handshake.parser, settings.seed, s.body.len(), reduced.body.len()
-            );
-            let finding = Finding {
-                case: finding_case(
-                    &handshake,
-                    oracle,
-                    &reduced,
-                    reference[i],
-                    theirs[i],
-                    &origin,
-                ),
-                signature,
-                document,
-                original_size: s.body.len(),
-            };
-            stats.findings += 1;
-            events(Event::Finding(&finding));
         }
         if last_progress.elapsed() >= Duration::from_millis(250) {
             last_progress = Instant::now();
@@ -207,6 +269,11 @@ pub fn fuzz<E: Engine + ?Sized>(
     stats.elapsed = start.elapsed();
     events(Event::Progress(&stats));
     Ok(stats)
+}
+
+/// A group's tally before its first document is counted.
+fn tally(fate: Fate) -> Tally {
+    Tally { documents: 0, fate }
 }
 
 /// Reduces every check the expectations file lists that is a scored disagreement with this
@@ -243,6 +310,15 @@ fn reduce_listed<E: Engine + ?Sized>(
             if !matches!(judgement, Judgement::Disagree { .. }) {
                 continue;
             }
+            // Its group as `run` reads it, and the group of what it reduces to.
+            let (agent, path) = (&query.agent, &query.path);
+            known.add_listed_group(cause::of_answer(
+                oracle.profile,
+                &body,
+                agent,
+                path,
+                Some(theirs[i]),
+            ));
             let start = Candidate {
                 body: body.clone(),
                 agent: query.agent,
@@ -251,6 +327,14 @@ fn reduce_listed<E: Engine + ?Sized>(
             let mut judge = EngineJudge::new(engine, oracle, reference[i], theirs[i]);
             let reduced = reduce(start, &mut judge, budget);
             known.add_listed(&reduced, reference[i]);
+            let reduced_cause = cause::of_answer(
+                oracle.profile,
+                &reduced.body,
+                &reduced.agent,
+                &reduced.path,
+                Some(theirs[i]),
+            );
+            known.add_listed_group(reduced_cause);
             reduced_count += 1;
         }
     }
@@ -269,7 +353,8 @@ pub fn finding_case(
 ) -> FindingCase {
     let decision =
         Robots::parse(oracle.profile, &reduced.body).decide(&reduced.agent, &reduced.path);
-    let cause = cause::of_decision(&BodyMarks::of(&reduced.body), &reduced.path, &decision);
+    let (body, agent, path) = (&reduced.body, &reduced.agent, &reduced.path);
+    let cause = cause::of_answer(oracle.profile, body, agent, path, Some(theirs));
     let explanation = decision.explanation;
     let note = format!(
         "{origin}, on {}. The reference says {reference} ({explanation}); {} says {theirs}. \

@@ -4,12 +4,15 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use robotstxt_fuzzer::case::FindingCase;
+use robotstxt_fuzzer::groups::{by_size, Fate, FaultSeen};
 use robotstxt_fuzzer::known::Known;
 use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
 use robotstxt_fuzzer::session::{fuzz, Event, Settings, Stats};
 use robotstxt_reference::lines::raw_lines;
 use robotstxt_runtime::atomic::write_atomic;
 use robotstxt_runtime::lifecycle::between;
+use robotstxt_suite::visible::cut_middle;
 use robotstxt_test::limits;
 
 use super::corpus;
@@ -20,10 +23,13 @@ use super::{Error, Exit};
 /// Fuzz one adapter against the reference and write each new disagreement as a case file.
 ///
 /// Documents come from a generator seeded with `--seed`: the first N documents of a seed are the
-/// same on every run. Each document goes to the adapter once with all its queries. Every new
-/// scored disagreement (not on a point the profile leaves open) is reduced to a small case and
-/// written to `--out` in the corpus format, ready to move into `cases/`. Disagreements the
-/// adapter's expectations file lists, and findings already in `--out`, are not reported again.
+/// same on every run. Each document goes to the adapter once with all its queries. Every scored
+/// disagreement (not on a point the profile leaves open) goes into the group `run` would put it
+/// in; the first document of each new group is reduced to a small case and written to `--out` in
+/// the corpus format, ready to move into `cases/`, with the count of documents that showed the
+/// group. A group the adapter's expectations file lists (`--expectations`, or the file in its
+/// folder) counts as known and is not saved, nor is one already in `--out`. Every fault (a
+/// document the adapter crashed, timed out or broke the protocol on) is named with its document.
 /// Exit code 1 when new findings were written; 3 when the adapter is unavailable or breaks down
 /// (the findings saved before that are named); 5 when a finding could not be written.
 #[derive(Debug, clap::Args)]
@@ -41,6 +47,11 @@ pub struct Args {
     /// Where findings go. Default: `fuzz/findings/<adapter>`.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// The expectation file whose groups are known bugs, not saved again. Default: the
+    /// adapter's own (`expectations.yaml` in its folder; for `--adapter-cmd`, in the folder of an
+    /// adapter of that name, if there is one).
+    #[arg(long, value_name = "FILE")]
+    expectations: Option<PathBuf>,
     /// The case corpus, for the checks the expectations file names. Default: `cases`.
     #[arg(long = "cases", value_name = "DIR")]
     cases: Vec<PathBuf>,
@@ -85,9 +96,16 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     };
     // The adapter's own expectation file; for a bare command, where an adapter of that name
     // keeps it.
-    let expectations = match own_file.clone() {
-        Some(file) => file,
-        None => args
+    let expectations = match (&args.expectations, own_file.clone()) {
+        (Some(file), _) if !file.is_file() => {
+            return Err(Error::usage(format!(
+                "--expectations {}: no such file",
+                file.display()
+            )));
+        }
+        (Some(file), _) => file.clone(),
+        (None, Some(file)) => file,
+        (None, None) => args
             .select
             .source()?
             .dir
@@ -109,6 +127,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         "{name}: reducing the disagreements its expectations file lists, to recognise them"
     ));
     let mut written = Vec::new();
+    let mut saved: Vec<(PathBuf, FindingCase)> = Vec::new();
     let mut failed = None;
     let outcome = fuzz(
         engine,
@@ -123,15 +142,20 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
                 if let Err(e) = write_atomic(&file, finding.case.to_yaml().as_bytes()) {
                     failed = Some(Error::Write(e));
                 }
-                bar.println(format!(
-                    "{}  {} lines  {}: {}",
-                    file.display(),
-                    raw_lines(&finding.case.case.body).count(),
-                    finding.case.cause,
-                    finding.signature
-                ));
+                say(
+                    &bar,
+                    format!(
+                        "new group: {}\n  saved {} ({} lines, from document {})",
+                        finding.group,
+                        file.display(),
+                        raw_lines(&finding.case.case.body).count(),
+                        finding.document
+                    ),
+                );
+                saved.push((file.clone(), finding.case.clone()));
                 written.push(file);
             }
+            Event::Fault(fault) => say(&bar, fault_line(fault)),
         },
     );
     bar.finish_and_clear();
@@ -154,6 +178,20 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             return Err(error);
         }
     };
+    // Each saved case says how many documents showed its group, now that the run has counted.
+    for (file, case) in &mut saved {
+        let group = stats
+            .groups
+            .iter()
+            .find(|(_, t)| matches!(&t.fate, Fate::Saved(n) if *n == case.name));
+        if let Some((_, tally)) = group {
+            case.note.push_str(&format!(
+                " {} of the run's {} documents showed this group.",
+                tally.documents, stats.docs
+            ));
+            write_atomic(file, case.to_yaml().as_bytes()).map_err(Error::Write)?;
+        }
+    }
     print(&format!(
         "{name}: {}\n{} new finding(s) in {}; reducing took {:.1} s, and {:.1} s before the run for the {} listed disagreement(s)\n",
         progress(&stats),
@@ -163,6 +201,14 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         stats.reducing_listed.as_secs_f64(),
         stats.listed_reduced
     ))?;
+    print(&groups_table(&stats))?;
+    if stats.faults > 0 {
+        print(&format!(
+            "{} fault(s): documents {name} gave no answer for (it crashed, timed out or broke the\n\
+             protocol), each named above by its number (from 0 under --seed {})\n",
+            stats.faults, args.seed
+        ))?;
+    }
     if !stats.open_by_point.is_empty() {
         let mut points: Vec<_> = stats.open_by_point.iter().collect();
         points.sort_by(|a, b| b.1.cmp(a.1));
@@ -181,6 +227,58 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     } else {
         Exit::Failures
     })
+}
+
+/// A line above the spinner; on stderr when there is no spinner (not a terminal), where the
+/// spinner's own lines would be lost.
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        eprintln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+/// The groups, largest first: how many documents showed each, and what became of it.
+fn groups_table(stats: &Stats) -> String {
+    if stats.groups.is_empty() {
+        return "no scored disagreement\n".to_owned();
+    }
+    let mut out = format!(
+        "{} group(s) of scored disagreements, by documents that showed them:\n",
+        stats.groups.len()
+    );
+    for (cause, tally) in by_size(&stats.groups) {
+        let fate = match &tally.fate {
+            Fate::Listed => "known: the expectations list it".to_owned(),
+            Fate::Earlier => "known: found by an earlier run".to_owned(),
+            Fate::Saved(name) => format!("saved: {name}.yaml"),
+        };
+        out.push_str(&format!(
+            "  {:>6}  {cause}\n          {fate}\n",
+            tally.documents
+        ));
+    }
+    out
+}
+
+/// A fault, on one line: the document, the kind, what went wrong and the end of the adapter's
+/// stderr (its last line that is not blank), cut to fit a terminal.
+fn fault_line(fault: &FaultSeen) -> String {
+    let detail = fault.detail.shown();
+    let mut lines = detail.lines().map(str::trim).filter(|l| !l.is_empty());
+    let what = lines.next().unwrap_or("no detail");
+    let line = match lines.rfind(|l| !l.starts_with("stderr")) {
+        Some(end) => format!("{what}; stderr ends: {end}"),
+        None => what.to_owned(),
+    };
+    let head = format!(
+        "fault: document {}: {}: ",
+        fault.document,
+        fault.kind.as_str()
+    );
+    let room = 120usize.saturating_sub(head.chars().count()).max(40);
+    format!("{head}{}", cut_middle(&line, room))
 }
 
 fn progress(s: &Stats) -> String {

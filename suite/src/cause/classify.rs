@@ -6,7 +6,9 @@
 //!
 //! 1. how the adapter failed, when it gave no answer: it rejected the body (and, if the body
 //!    holds bytes that are not UTF-8, says so), crashed, timed out, broke the protocol; or its
-//!    answer varied between runs;
+//!    answer varied between runs; and when it answered, the misreading its answer shows, named
+//!    as the fix (a comment read as a field, white space before the colon, a query string
+//!    dropped: see [`super::misreadings`]);
 //! 2. what is unusual about the whole body: lone CR line endings, a byte-order mark, NUL bytes,
 //!    bytes that are not UTF-8, an HTML page;
 //! 3. what decided under the profile the check is scored by, from the reference's explanation:
@@ -29,7 +31,7 @@
 use robotstxt_reference::rfc9309::{matches, normalize_uri};
 use robotstxt_reference::{
     Boundary, Decision, Explanation, GroupChoice, LineMeaning, MatchedBy, Profile, Robots, RuleBy,
-    RuleChoice, RuleKind,
+    RuleChoice, RuleKind, Verdict,
 };
 
 use super::{BodyMarks, Cause};
@@ -53,8 +55,25 @@ pub fn of_result(case: &Case, result: &CheckResult) -> Cause {
     }
     let check = &case.checks[result.check];
     let profile = result.scored_under.unwrap_or(Profile::Norobots1994);
-    let decision = Robots::parse(profile, body).decide(&check.agent, &check.path);
-    of_decision(&marks, &check.path, &decision)
+    of_answer(profile, body, &check.agent, &check.path, result.actual)
+}
+
+/// The cause of a parser answering `theirs` on `body`, `agent` and `path` under `profile`: the
+/// misreading its answer shows, if one does ([`super::misreadings`]), else [`of_decision`] on
+/// the reference's decision. Without an answer, the decision alone.
+pub fn of_answer(
+    profile: Profile,
+    body: &[u8],
+    agent: &str,
+    path: &str,
+    theirs: Option<Verdict>,
+) -> Cause {
+    let misread = theirs
+        .and_then(|theirs| super::misreadings::explaining(profile, body, agent, path, theirs));
+    misread.unwrap_or_else(|| {
+        let decision = Robots::parse(profile, body).decide(agent, path);
+        of_decision(&BodyMarks::of(body), path, &decision)
+    })
 }
 
 /// The cause of a parser answering `path` otherwise than the reference did in `decision`, on a

@@ -62,6 +62,12 @@ const FIELD_FORM: ProfileClause = text(
     "Format",
     "Each record contains lines of the form \"<field>:<optionalspace><value><optionalspace>\"",
 );
+const COMMENTS_1994: ProfileClause = text(
+    N1994,
+    "Format",
+    "the '#' character is used to indicate that preceding space (if any) and the remainder of the \
+     line up to the line termination is discarded",
+);
 const UNRECOGNISED: ProfileClause = text(N1994, "Format", "Unrecognised headers are ignored.");
 const RECORD_STARTS: ProfileClause = text(
     N1994,
@@ -102,6 +108,7 @@ const EMPTY_DISALLOW: ProfileClause = text(
 // RFC 9309.
 const LINE_ENDS_9309: ProfileClause = text(Rfc, "RFC 9309 2.2", "NL = %x0D / %x0A / %x0D.0A");
 const WS: ProfileClause = text(Rfc, "RFC 9309 2.2", "WS = %x20 / %x09");
+const EOL: ProfileClause = text(Rfc, "RFC 9309 2.2", "EOL = *WS [comment] NL");
 const NO_CONTROLS: ProfileClause = text(
     Rfc,
     "RFC 9309 2.2",
@@ -230,6 +237,26 @@ impl Cause {
             | Cause::TimesOut
             | Cause::BreaksProtocol
             | Cause::Unstable => return None,
+            Cause::CommentLineRead | Cause::CommentKeptInValue | Cause::CommentEndsAgentLines => {
+                either(COMMENTS_1994, EOL)
+            }
+            Cause::FieldNameMatchedLoosely => either(UNRECOGNISED, OTHER_RECORDS),
+            Cause::EncodedWildcardDecoded => either(PREFIX, PERCENT),
+            Cause::SpaceBeforeColon => either(FIELD_FORM, RULE),
+            Cause::MisspelledUserAgent | Cause::OtherFieldEndsAgentLines => {
+                either(UNRECOGNISED, OTHER_RECORDS)
+            }
+            Cause::OtherLineBreaks => either(LINE_ENDS_1994, LINE_ENDS_9309),
+            Cause::TabInValueDropped => either(PREFIX, OCTETS),
+            Cause::EmptyQueryDropped | Cause::PathParamsDropped | Cause::QueryDropped => {
+                either(PREFIX, MATCH_THE_URI)
+            }
+            Cause::StarInAgentName | Cause::PartOfTokenNamesRobot => {
+                either(SUBSTRING, MATCHING_GROUP)
+            }
+            Cause::AllowIgnored => ALLOW_DISALLOW,
+            Cause::FirstMatchWins | Cause::AllowRead => either(UNRECOGNISED, LONGEST),
+            Cause::PercentDecoded | Cause::PercentNotDecoded => either(PREFIX, PERCENT),
             Cause::LoneCr => either(LINE_ENDS_1994, LINE_ENDS_9309),
             Cause::ByteOrderMark => match profile {
                 N1994 => open(N1994, "Format", FIELD_FORM.quote, P::ByteOrderMark),
@@ -261,7 +288,7 @@ impl Cause {
                 ),
             },
             Cause::SeveralRecords(_) => COMBINED,
-            Cause::OtherWhiteSpace => match profile {
+            Cause::OtherWhiteSpace | Cause::OtherWhiteSpaceTrimmed => match profile {
                 N1994 => open(N1994, "Format", FIELD_FORM.quote, P::OtherWhiteSpace),
                 Rfc => open(Rfc, WS.section, WS.quote, P::OtherWhiteSpace),
             },

@@ -20,6 +20,7 @@
 mod classify;
 mod clauses;
 mod marks;
+pub mod misreadings;
 
 use std::fmt;
 use std::str::FromStr;
@@ -27,7 +28,7 @@ use std::str::FromStr;
 use robotstxt_reference::Profile;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use classify::{allow_matches, of_decision, of_result};
+pub use classify::{allow_matches, of_answer, of_decision, of_result};
 pub use clauses::ProfileClause;
 pub use marks::BodyMarks;
 
@@ -49,6 +50,51 @@ pub enum Cause {
     BreaksProtocol,
     /// Its answer changed when the check was asked again.
     Unstable,
+
+    // What the parser misreads, where its answer shows it (see [`misreadings`]): named as the
+    // fix.
+    /// A line that is only a comment read as the field it holds.
+    CommentLineRead,
+    /// A comment after a rule's value kept as part of it.
+    CommentKeptInValue,
+    /// A line holding only a comment between User-agent lines taken to end them.
+    CommentEndsAgentLines,
+    /// A field read by a name it only holds, or written inside another's value.
+    FieldNameMatchedLoosely,
+    /// A rule's `%2A` and `%24` decoded, then read as a wildcard and an anchor.
+    EncodedWildcardDecoded,
+    /// A field with white space before its colon not recognised.
+    SpaceBeforeColon,
+    /// A misspelt User-agent field (`User agent`, `Useragent`) read as one.
+    MisspelledUserAgent,
+    /// Form feed, NEL, U+2028 and the like taken for line ends.
+    OtherLineBreaks,
+    /// Form feed, no-break space and the like trimmed as white space.
+    OtherWhiteSpaceTrimmed,
+    /// A tab inside a rule's value dropped.
+    TabInValueDropped,
+    /// A `?` with nothing after it dropped from a rule or the path.
+    EmptyQueryDropped,
+    /// The path's `;parameters` dropped before matching.
+    PathParamsDropped,
+    /// The path's query string dropped before matching.
+    QueryDropped,
+    /// `*` inside a User-agent value read as a wildcard.
+    StarInAgentName,
+    /// A product token that is a part of the robot's taken to name it.
+    PartOfTokenNamesRobot,
+    /// A field other than a rule after User-agent lines taken to end them.
+    OtherFieldEndsAgentLines,
+    /// Allow lines passed over.
+    AllowIgnored,
+    /// Rules read in file order, the first that matches deciding, Allow lines included.
+    FirstMatchWins,
+    /// Under the 1994 text, which has no Allow: Allow lines read as rules.
+    AllowRead,
+    /// Rules and the path decoded to one normal form where the 1994 text compares them as written.
+    PercentDecoded,
+    /// `%XX` compared as written where RFC 9309 compares the octets.
+    PercentNotDecoded,
 
     // What is unusual about the body.
     /// Lines ended by a lone CR.
@@ -117,7 +163,7 @@ pub enum Cause {
 
 impl Cause {
     /// Every cause, each profile's variant apart.
-    pub const ALL: [Cause; 44] = [
+    pub const ALL: [Cause; 65] = [
         Cause::RejectsNotUtf8,
         Cause::RejectsBody,
         Cause::RefusesQuery,
@@ -125,6 +171,27 @@ impl Cause {
         Cause::TimesOut,
         Cause::BreaksProtocol,
         Cause::Unstable,
+        Cause::CommentLineRead,
+        Cause::CommentKeptInValue,
+        Cause::CommentEndsAgentLines,
+        Cause::FieldNameMatchedLoosely,
+        Cause::EncodedWildcardDecoded,
+        Cause::SpaceBeforeColon,
+        Cause::MisspelledUserAgent,
+        Cause::OtherLineBreaks,
+        Cause::OtherWhiteSpaceTrimmed,
+        Cause::TabInValueDropped,
+        Cause::EmptyQueryDropped,
+        Cause::PathParamsDropped,
+        Cause::QueryDropped,
+        Cause::StarInAgentName,
+        Cause::PartOfTokenNamesRobot,
+        Cause::OtherFieldEndsAgentLines,
+        Cause::AllowIgnored,
+        Cause::FirstMatchWins,
+        Cause::AllowRead,
+        Cause::PercentDecoded,
+        Cause::PercentNotDecoded,
         Cause::LoneCr,
         Cause::ByteOrderMark,
         Cause::Nul,
@@ -175,6 +242,27 @@ impl Cause {
             Cause::TimesOut => "times-out",
             Cause::BreaksProtocol => "breaks-protocol",
             Cause::Unstable => "unstable",
+            Cause::CommentLineRead => "comment-line-read",
+            Cause::CommentKeptInValue => "comment-kept-in-value",
+            Cause::CommentEndsAgentLines => "comment-ends-agent-lines",
+            Cause::FieldNameMatchedLoosely => "field-name-matched-loosely",
+            Cause::EncodedWildcardDecoded => "encoded-wildcard-decoded",
+            Cause::SpaceBeforeColon => "space-before-colon",
+            Cause::MisspelledUserAgent => "misspelled-user-agent",
+            Cause::OtherLineBreaks => "other-line-breaks",
+            Cause::OtherWhiteSpaceTrimmed => "other-white-space-trimmed",
+            Cause::TabInValueDropped => "tab-in-value-dropped",
+            Cause::EmptyQueryDropped => "empty-query-dropped",
+            Cause::PathParamsDropped => "path-params-dropped",
+            Cause::QueryDropped => "query-dropped",
+            Cause::StarInAgentName => "star-in-agent-name",
+            Cause::PartOfTokenNamesRobot => "part-of-token-names-robot",
+            Cause::OtherFieldEndsAgentLines => "other-field-ends-agent-lines",
+            Cause::AllowIgnored => "allow-ignored",
+            Cause::FirstMatchWins => "first-match-wins",
+            Cause::AllowRead => "allow-read",
+            Cause::PercentDecoded => "percent-decoded",
+            Cause::PercentNotDecoded => "percent-not-decoded",
             Cause::LoneCr => "lone-cr",
             Cause::ByteOrderMark => "byte-order-mark",
             Cause::Nul => "nul",
@@ -223,6 +311,43 @@ impl Cause {
             Cause::TimesOut => "no answer in time",
             Cause::BreaksProtocol => "the adapter breaks the protocol",
             Cause::Unstable => "the answer varies from run to run",
+            Cause::CommentLineRead => "strip a whole-line comment: `# User-agent: ...` is no field",
+            Cause::CommentKeptInValue => "strip the comment after a value (`Disallow: /a # note`)",
+            Cause::CommentEndsAgentLines => "a comment line between User-agent lines ends nothing",
+            Cause::FieldNameMatchedLoosely => "read a field only by its exact name (`XDisallow`, `X-Rule: Disallow:` are no rules)",
+            Cause::EncodedWildcardDecoded => "match `%2A` and `%24` as the characters `*` and `$`, not as a wildcard or an anchor",
+            Cause::SpaceBeforeColon => "accept white space before the colon (`Disallow : /a`)",
+            Cause::MisspelledUserAgent => {
+                "read only `User-agent`, not `User agent` or `Useragent`, as the field"
+            }
+            Cause::OtherLineBreaks => {
+                "end lines only at CR and LF, not at form feed, NEL or U+2028"
+            }
+            Cause::OtherWhiteSpaceTrimmed => {
+                "trim only space and tab, not form feed or no-break space"
+            }
+            Cause::TabInValueDropped => "keep a tab inside a value (URL parsing drops it)",
+            Cause::EmptyQueryDropped => "keep a `?` with nothing after it (`Disallow: /a?`)",
+            Cause::PathParamsDropped => "keep the path's `;parameters` (`/a;b`) when matching",
+            Cause::QueryDropped => "match the query string (`?a=b`) too, not the path alone",
+            Cause::StarInAgentName => {
+                "read `*` inside a User-agent value as itself (`Foo*` names no robot)"
+            }
+            Cause::PartOfTokenNamesRobot => {
+                "name the robot by its whole product token only (`Foo` is not `FooBot`)"
+            }
+            Cause::OtherFieldEndsAgentLines => {
+                "keep reading User-agent lines past other fields (`Crawl-delay`, ...)"
+            }
+            Cause::AllowIgnored => "read Allow lines, not Disallow lines alone",
+            Cause::FirstMatchWins => "the longest matching rule decides, not the first in the file",
+            Cause::AllowRead => "pass over Allow lines: the 1994 text knows only Disallow",
+            Cause::PercentDecoded => {
+                "compare `%XX` as written (1994): do not decode or re-encode it"
+            }
+            Cause::PercentNotDecoded => {
+                "decode `%XX` of the rule and the path before comparing (RFC 9309)"
+            }
             Cause::LoneCr => "CR-only line endings",
             Cause::ByteOrderMark => "a byte-order mark",
             Cause::Nul => "NUL bytes",
