@@ -108,9 +108,10 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     };
     let mut adapters = report::collect(&cases, engines, asking, &|progress| match progress {
         report::Progress::Phase(phase, steps) => {
-            bar.set_message(phase.doing());
-            bar.set_length(steps as u64);
+            // Counts first, so that no frame shows the last phase's count against this one's.
             bar.set_position(0);
+            bar.set_length(steps as u64);
+            bar.set_message(phase.doing());
         }
         report::Progress::Step => bar.inc(1),
     });
