@@ -136,16 +136,28 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         (false, Some(folder)) => Some(folder),
         (false, None) => Some(out.join("history")),
     };
+    // The reports kept so far, and this one as it will be kept: charted now, but written into
+    // the history only once the reports are, so that a report that cannot be written leaves
+    // nothing behind.
+    let version = report.corpus.version_shown();
     if let Some(folder) = &history {
-        let results = report::json::document(&report).map_err(Error::Reports)?;
-        let kept = report::history::keep(
-            folder,
-            &report.date,
-            &report.corpus.version_shown(),
-            &results,
-        )?;
-        bar.suspend(|| eprintln!("kept {}", kept.display()));
-        report.history = report::history::read(folder)?;
+        let name = report::history::file_name(&report.date, &version);
+        let mut kept = if folder.is_dir() {
+            report::history::read(folder)?
+        } else {
+            Vec::new()
+        };
+        kept.retain(|file| file.path.file_name() != name.as_deref().map(std::ffi::OsStr::new));
+        kept.push(robotstxt_test::diff::ResultsFile {
+            path: folder.join(name.unwrap_or_default()),
+            suite_version: Some(version.clone()),
+            corpus_digest: Some(report.corpus.digest.clone()),
+            date: Some(report.date.clone()),
+            adapters: (report.adapters.iter())
+                .map(|run| report::versions::results_of(&report, run))
+                .collect(),
+        });
+        report.history = kept;
     }
     bar.set_style(ProgressStyle::with_template("{msg} {elapsed}").expect("valid template"));
     bar.set_message("writing the reports");
@@ -153,6 +165,11 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     let written = report::write(&report, &out).map_err(Error::Reports);
     bar.finish_and_clear();
     let written = written?;
+    if let Some(folder) = &history {
+        let results = report::json::document(&report).map_err(Error::Reports)?;
+        let kept = report::history::keep(folder, &report.date, &version, &results)?;
+        eprintln!("kept {}", kept.display());
+    }
     for adapter in &report.adapters {
         let total = report::matrix::Cell::decided(&adapter.claimed);
         let status = match (&adapter.unavailable, adapter.has_data()) {
