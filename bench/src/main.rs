@@ -131,10 +131,22 @@ fn main() -> anyhow::Result<()> {
         &crawling::run(&args.cases.join("access"), &args.crawlers_dir)?,
     );
 
+    report.push_str(&kept_report_section(&args.out));
     robotstxt_runtime::atomic::write_atomic(&args.out, report.as_bytes())?;
     print!("{report}");
     Ok(())
 }
+
+/// The section on a whole `report` run, measured by running it (see its text), kept as the
+/// existing file has it: the bench does not run a report.
+fn kept_report_section(out: &std::path::Path) -> String {
+    let old = std::fs::read_to_string(out).unwrap_or_default();
+    old.find(REPORT_HEADING)
+        .map(|at| format!("\n{}", &old[at..]))
+        .unwrap_or_default()
+}
+
+const REPORT_HEADING: &str = "## 6. The full report";
 
 /// Benchmark 5 alone: its section of the existing report replaced (or added at its end).
 fn crawl_only(args: &Args) -> anyhow::Result<()> {
@@ -145,7 +157,7 @@ fn crawl_only(args: &Args) -> anyhow::Result<()> {
     );
     let old = std::fs::read_to_string(&args.out).unwrap_or_default();
     let kept = old.split(CRAWL_HEADING).next().unwrap_or("").trim_end();
-    let report = format!("{kept}\n\n{section}");
+    let report = format!("{kept}\n\n{section}{}", kept_report_section(&args.out));
     robotstxt_runtime::atomic::write_atomic(&args.out, report.as_bytes())?;
     print!("{section}");
     Ok(())

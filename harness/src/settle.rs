@@ -14,9 +14,12 @@
 //!   ([`patient_timeouts`]), then every failure and refusal (and every check already known to
 //!   vary) for stability ([`stable_for_report`]).
 //!
-//! A timeout is asked again alone (after the side-by-side run, one engine and one case at a
-//! time: callers run [`patient_timeouts`] engine after engine), so that other engines' work does
-//! not slow it down a second time. Asking for stability may run side by side.
+//! A timeout is asked again alone (after the side-by-side run, one case at a time), so that the
+//! rest of the corpus does not slow it down a second time. `run` asks them engine after engine;
+//! a report settles every engine at the same time, each in a thread of its own, since nearly
+//! every report timeout is a parser that never answers (a matcher that backtracks without end)
+//! and waiting those out one engine after another cost minutes. Asking for stability may run
+//! side by side.
 
 use robotstxt_runtime::lifecycle::{between, Lifecycle};
 use robotstxt_runtime::side_by_side::run_engines;

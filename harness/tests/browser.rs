@@ -126,6 +126,22 @@ fn the_page_renders_and_no_case_content_runs() {
     // (2 adapters x 4 checks).
     assert!(dom.contains("data-rendered=\"8\""), "{dom}");
     assert!(dom.contains("<table id=\"summary\">"), "{dom}");
+    // The page opens with what is tested, the counts and the suite version filled in; the
+    // ranking says which profile its rows claim; nothing names a folder of this machine.
+    let intro = dom.find("<section id=\"intro\">").expect("an introduction");
+    assert!(intro < dom.find("<table id=\"summary\">").unwrap());
+    assert!(dom.contains("4 checks in 2 cases"), "{dom}");
+    assert!(dom.contains("passes robotstxt-test suite "), "{dom}");
+    assert!(
+        dom.contains("<tr class=\"profile\"><th class=\"l\" colspan=")
+            && dom.contains("Claiming the 1994 text"),
+        "{dom}"
+    );
+    let scratch = s.path("");
+    assert!(
+        !dom.contains(scratch.to_str().unwrap().trim_end_matches('/')),
+        "{dom}"
+    );
     // The totals fit a 1400 px window, and the counter counts adapters, not rows of tables.
     assert!(dom.contains("data-summary-overflows=\"false\""), "{dom}");
     assert!(dom.contains("4 of 4 checks, 2 of 2 adapters"), "{dom}");

@@ -55,6 +55,44 @@ fn two_adapters_of_the_committed_report_give_the_version_table_counts() {
     assert_eq!((fixed, broken, changed), PROTEGO);
 }
 
+/// `--all` lists every moved check where the default cuts a group at eight, and `--link` makes
+/// each check id a link to its cell in the report page.
+#[test]
+fn all_lists_every_change_and_link_points_at_the_page() {
+    let root = checkout();
+    let diff = |extra: &[&str]| {
+        let mut args = vec![
+            "diff",
+            "reports/results.json",
+            "--old-adapter",
+            "python-protego@0.1.16",
+            "--new-adapter",
+            "python-protego",
+        ];
+        args.extend_from_slice(extra);
+        let out = run_binary(&root, &args);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        out.stdout
+    };
+    let moved = |text: &str| text.lines().filter(|l| l.contains(" → ")).count();
+    let (fixed, broken, changed) = PROTEGO;
+    let cut = diff(&[]);
+    assert!(cut.contains("more (--all lists every one)"), "{cut}");
+    let every = diff(&["--all"]);
+    assert!(!every.contains("more"), "{every}");
+    // Each moved check on a line of its own, plus the adapter's title line.
+    assert_eq!(moved(&every), fixed + broken + changed + 1, "{every}");
+    assert!(moved(&cut) < moved(&every));
+    let linked = diff(&["--all", "--format", "markdown", "--link", "index.html"]);
+    let links = linked
+        .lines()
+        .filter(|l| {
+            l.starts_with("- [`") && l.contains("](<index.html#adapter=python-protego&check=")
+        })
+        .count();
+    assert_eq!(links, fixed + broken + changed, "{linked}");
+}
+
 #[test]
 fn two_run_files_of_the_two_versions_give_the_same_counts() {
     let root = checkout();

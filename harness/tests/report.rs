@@ -53,8 +53,10 @@ fn writes_every_file() {
             "badges",
             "evil-img-src-x-onerror--document.title--pwned-name-----_-x--y-.md",
             "fake.md",
+            "history",
             "index.html",
             "nonexistent-adapter.md",
+            "results.csv",
             "results.json"
         ]
     );
@@ -312,6 +314,13 @@ fn two_versions_of_one_parser_side_by_side() {
         html.contains(r#""versions":[{"older":1,"newer":0,"changes":[{"check":0,"older":"fail (allowed)","newer":"error","direction":"changed"},{"check":1,"older":"pass (allowed)","newer":"error","direction":"broken"}]}]"#),
         "{html}"
     );
+    // The step's diff page: every change under its group, each check linked to its cell.
+    let step = read(&dir, "diffs/fake-0.9-1.0.md");
+    assert!(!step.contains("cause not recorded"), "{step}");
+    assert!(
+        step.contains("- [`gate/script-tags#1`](<../index.html#adapter=fake&check=gate%2Fscript-tags%231>): pass (allowed) → error"),
+        "{step}"
+    );
 }
 
 /// A report made outside a checkout (an author's own page) names the suite it was made with and
@@ -330,17 +339,119 @@ fn a_report_names_its_suite_and_the_command_that_made_it() {
         commit, "unknown",
         "the binary was built from a git checkout"
     );
+    // The command as it made the report, but for where the files went: `--out` is left out,
+    // and the adapter's absolute path is cut to its file name.
     let command = data["command"].as_str().unwrap();
-    assert!(
-        command.starts_with("robotstxt-test report --cases cases --out out --adapter-cmd "),
-        "{command}"
+    assert_eq!(
+        command,
+        "robotstxt-test report --cases cases --adapter-cmd 'python3 fake.py fake 1.0'"
     );
-    let shown_command = "robotstxt-test report --cases cases --out out --adapter-cmd";
-    for page in ["README.md", "fake.md"] {
+    for page in ["README.md", "fake.md", "index.html"] {
         let text = read(&dir, page);
-        assert!(text.contains(shown_command), "{page}: {text}");
+        assert!(
+            text.contains("robotstxt-test report --cases cases --adapter-cmd"),
+            "{page}"
+        );
         assert!(text.contains(commit), "{page}: {text}");
     }
+}
+
+/// No published file names a folder of the publisher's machine: not the reports folder given
+/// by an absolute path, nor the adapter's, nor the history's.
+#[test]
+fn no_published_file_holds_a_local_path() {
+    let s = Scratch::new(&common::hostile_corpus());
+    let plain = s.fake_cmd("fake 1.0");
+    let out = s.path("published");
+    let history = s.path("kept");
+    let args = [
+        "--out",
+        out.to_str().unwrap(),
+        "--history",
+        history.to_str().unwrap(),
+        "--adapter-cmd",
+        &plain,
+    ];
+    let run = s.run("report", &args);
+    assert_eq!(run.code, 0, "{run:?}");
+    let scratch = s.path("");
+    let scratch = scratch.to_str().unwrap().trim_end_matches('/');
+    let mut seen = 0;
+    for entry in walkdir::WalkDir::new(&out) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let text = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
+            assert!(!text.contains(scratch), "{}", entry.path().display());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 6, "{seen} files");
+    assert_eq!(std::fs::read_dir(&history).unwrap().count(), 1);
+}
+
+/// `results.csv`: a header, then one row per adapter, profile and check, each with its
+/// group where it did not pass; a hostile adapter name is quoted and cannot run as a formula.
+#[test]
+fn results_csv_has_every_result() {
+    let s = hostile_report();
+    let out = s.path("out");
+    let csv = read(&out, "results.csv");
+    let mut lines = csv.split("\r\n");
+    assert_eq!(
+        lines.next(),
+        Some("adapter,version,profile,claimed,check,expected,actual,outcome,group")
+    );
+    let data: serde_json::Value = serde_json::from_str(&read(&out, "results.json")).unwrap();
+    let adapters = data["adapters"].as_array().unwrap().len();
+    let checks: usize = (data["cases"].as_array().unwrap().iter())
+        .map(|c| c["checks"].as_array().unwrap().len())
+        .sum();
+    let rows: Vec<&str> = lines.filter(|l| !l.is_empty()).collect();
+    assert_eq!(rows.len(), adapters * 2 * checks, "{csv}");
+    // The plain adapter rejects the hostile body: an error, grouped as a refusal.
+    let refused = rows
+        .iter()
+        .find(|r| r.starts_with("fake,1.0,norobots-1994,yes,") && r.contains(",error,error,"))
+        .unwrap_or_else(|| panic!("{csv}"));
+    assert!(refused.ends_with(",rejects the body"), "{refused}");
+    // A pass has no group.
+    assert!(
+        rows.iter()
+            .any(|r| r.contains(",pass,") && r.ends_with(",pass,")),
+        "{csv}"
+    );
+    assert!(
+        rows.iter().all(|r| !r.starts_with(['=', '+', '-', '@'])),
+        "{csv}"
+    );
+}
+
+/// History is kept by default, under the reports folder; a series of one report is shown as a
+/// number, not drawn as a chart of one point.
+#[test]
+fn history_is_kept_by_default_and_one_point_is_a_number() {
+    let s = hostile_report();
+    let out = s.path("out");
+    let kept: Vec<_> = std::fs::read_dir(out.join("history")).unwrap().collect();
+    assert_eq!(kept.len(), 1);
+    let page = read(&out, "index.html");
+    assert!(page.contains("<figure class=\"chart single\" data-kind=\"time\" data-points=\"1\">"));
+    let figures: Vec<&str> = page.split("<figure").skip(1).collect();
+    assert!(!figures.is_empty());
+    for figure in figures {
+        let figure = figure.split("</figure>").next().unwrap();
+        assert!(!figure.contains("<svg"), "{figure}");
+        assert!(figure.contains("<p class=\"score\">"), "{figure}");
+    }
+    // Without history, no folder and no chart over time.
+    let plain = s.fake_cmd("fake 1.0");
+    let run = s.run(
+        "report",
+        &["--out", "bare", "--no-history", "--adapter-cmd", &plain],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(!s.path("bare/history").exists());
+    assert!(!read(&s.path("bare"), "index.html").contains("data-kind=\"time\""));
 }
 
 /// The scoring rule in reports/README.md: a check its profile leaves open is never scored, even

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use robotstxt_suite::expectations::ExpectationFile;
-use robotstxt_test::diff::render::{self, Differences};
+use robotstxt_test::diff::render::{self, Differences, LISTED};
 use robotstxt_test::diff::{expected_by, load, ResultsFile, ResultsLoadError};
 
 use super::error::print;
@@ -48,6 +48,14 @@ pub struct Args {
     new_adapter: Option<String>,
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     format: DiffFormat,
+    /// List every changed check; without it, each group lists its first 8 and says how many
+    /// more there are.
+    #[arg(long)]
+    all: bool,
+    /// With --format markdown: link each check id to its cell in the report page at PAGE (a
+    /// report's `index.html`, by a relative path or a whole URL), `PAGE#adapter=NAME&check=ID`.
+    #[arg(long, value_name = "PAGE")]
+    link: Option<String>,
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
@@ -123,9 +131,10 @@ fn against_expectations(args: &Args) -> Result<Exit, Error> {
 }
 
 fn show(args: &Args, comparison: &Differences) -> Result<Exit, Error> {
+    let listed = if args.all { usize::MAX } else { LISTED };
     print(&match args.format {
-        DiffFormat::Text => render::text(comparison),
-        DiffFormat::Markdown => render::markdown(comparison),
+        DiffFormat::Text => render::text_listing(comparison, listed),
+        DiffFormat::Markdown => render::markdown_listing(comparison, listed, args.link.as_deref()),
         DiffFormat::Json => render::json(comparison),
     })?;
     Ok(if comparison.broke() {

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_suite::expectations::{ExpectationFile, Listed};
-use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::visible::shown;
 use robotstxt_test::report::{self, Report};
 
@@ -41,11 +40,14 @@ pub struct Args {
     /// the reasons and issues of checks already listed.
     #[arg(long)]
     update_expectations: bool,
-    /// Also keep this report's `results.json` in DIR, named by date and suite version
+    /// Keep this report's `results.json` in DIR, named by date and suite version
     /// (`2026-11-26-suite-1.0.0.json`), and chart every report kept there: each parser's score
-    /// over time.
-    #[arg(long, value_name = "DIR")]
+    /// over time. Default: `history/` inside the reports folder.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_history")]
     history: Option<PathBuf>,
+    /// Keep no history: the pages show this report alone.
+    #[arg(long)]
+    no_history: bool,
     #[command(flatten)]
     select: AdapterArgs,
 }
@@ -75,6 +77,13 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         files.push(opened.expectations);
         abouts.push(opened.about);
     }
+    // The reference implements every profile; its adapter answers under one. A row per other
+    // profile puts it in each profile's ranking at what it scores there.
+    for (at, engine) in report::reference::other_profiles(&engines) {
+        engines.push(engine);
+        files.push(None);
+        abouts.push(abouts[at].clone());
+    }
     // The files being replaced: they lend their reasons, and their entries are asked again.
     let previous: Vec<Option<ExpectationFile>> = (files.iter())
         .map(|file| {
@@ -92,21 +101,24 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
                 .collect()
         })
         .collect();
-    let rounds = if args.update_expectations {
-        1 + CONFIRMING_ROUNDS
-    } else {
-        1
-    };
-    let bar = ProgressBar::new((rounds * cases.len() * engines.len()) as u64).with_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} case runs {elapsed}")
+    // On a terminal, what the run is doing and how far it is; nothing when stderr is not one.
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{msg}: {bar:30} {pos}/{len} {elapsed}")
             .expect("valid template"),
     );
     let asking = report::Asking {
         known_unstable: &known_unstable,
         update: args.update_expectations.then_some(&previous[..]),
     };
-    let mut adapters = report::collect(&cases, engines, asking, &|_, _, _| bar.inc(1));
-    bar.finish_and_clear();
+    let mut adapters = report::collect(&cases, engines, asking, &|progress| match progress {
+        report::Progress::Phase(phase, steps) => {
+            // Counts first, so that no frame shows the last phase's count against this one's.
+            bar.set_position(0);
+            bar.set_length(steps as u64);
+            bar.set_message(phase.doing());
+        }
+        report::Progress::Step => bar.inc(1),
+    });
     for (adapter, about) in adapters.iter_mut().zip(abouts) {
         adapter.about = about;
     }
@@ -116,25 +128,52 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         suite_modified,
         tool_version: env!("CARGO_PKG_VERSION").to_owned(),
         corpus: corpus.id,
-        command: super::invocation(),
+        command: published_command(std::env::args().skip(1)),
         date: report::utc_now(),
         cases,
         adapters,
         history: Vec::new(),
     };
     let mut report = report;
-    if let Some(folder) = &args.history {
-        let results = report::json::document(&report).map_err(Error::Reports)?;
-        let kept = report::history::keep(
-            folder,
-            &report.date,
-            &report.corpus.version_shown(),
-            &results,
-        )?;
-        eprintln!("kept {}", kept.display());
-        report.history = report::history::read(folder)?;
+    let history = match (args.no_history, args.history.take()) {
+        (true, _) => None,
+        (false, Some(folder)) => Some(folder),
+        (false, None) => Some(out.join("history")),
+    };
+    // The reports kept so far, and this one as it will be kept: charted now, but written into
+    // the history only once the reports are, so that a report that cannot be written leaves
+    // nothing behind.
+    let version = report.corpus.version_shown();
+    if let Some(folder) = &history {
+        let name = report::history::file_name(&report.date, &version);
+        let mut kept = if folder.is_dir() {
+            report::history::read(folder)?
+        } else {
+            Vec::new()
+        };
+        kept.retain(|file| file.path.file_name() != name.as_deref().map(std::ffi::OsStr::new));
+        kept.push(robotstxt_test::diff::ResultsFile {
+            path: folder.join(name.unwrap_or_default()),
+            suite_version: Some(version.clone()),
+            corpus_digest: Some(report.corpus.digest.clone()),
+            date: Some(report.date.clone()),
+            adapters: (report.adapters.iter())
+                .map(|run| report::versions::results_of(&report, run))
+                .collect(),
+        });
+        report.history = kept;
     }
-    let written = report::write(&report, &out).map_err(Error::Reports)?;
+    bar.set_style(ProgressStyle::with_template("{msg} {elapsed}").expect("valid template"));
+    bar.set_message("writing the reports");
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let written = report::write(&report, &out).map_err(Error::Reports);
+    bar.finish_and_clear();
+    let written = written?;
+    if let Some(folder) = &history {
+        let results = report::json::document(&report).map_err(Error::Reports)?;
+        let kept = report::history::keep(folder, &report.date, &version, &results)?;
+        eprintln!("kept {}", kept.display());
+    }
     for adapter in &report.adapters {
         let total = report::matrix::Cell::decided(&adapter.claimed);
         let status = match (&adapter.unavailable, adapter.has_data()) {
@@ -152,6 +191,9 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     for ((adapter, file), read) in report.adapters.iter().zip(&files).zip(&previous) {
         let name = &adapter.handshake.name;
         let Some(target) = file.clone() else {
+            if adapter.handshake.parser == report::reference::PARSER {
+                continue;
+            }
             eprintln!("note: {name} has no adapter folder; no expectation file written");
             continue;
         };
@@ -174,4 +216,93 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         super::gate::update(&target, previous, name, &report.cases, &adapter.claimed)?;
     }
     Ok(exit)
+}
+
+/// The command that made a report, as its pages show it: without the options that only say
+/// where files go (`--out`, `--history`, `--cache-dir`), and with every other absolute path cut
+/// to its last part, so that no page names a folder of the publisher's machine.
+fn published_command(args: impl IntoIterator<Item = String>) -> String {
+    const PLACES: &[&str] = &["--out", "--history", "--cache-dir"];
+    let mut shown: Vec<String> = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        if PLACES.contains(&arg.as_str()) {
+            args.next();
+            continue;
+        }
+        if PLACES.iter().any(|p| arg.starts_with(&format!("{p}="))) {
+            continue;
+        }
+        shown.push(match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => format!("{flag}={}", no_paths(value)),
+            _ => no_paths(&arg),
+        });
+    }
+    let quoted =
+        shlex::try_join(shown.iter().map(String::as_str)).unwrap_or_else(|_| shown.join(" "));
+    format!("robotstxt-test {quoted}")
+}
+
+/// `text` (an argument, or a command given as one) with each absolute path cut to its file
+/// name: `python3 /home/me/adapter.py` is `python3 adapter.py`.
+fn no_paths(text: &str) -> String {
+    let Some(words) = shlex::split(text) else {
+        return text.to_owned();
+    };
+    let cut = |word: &str| -> String {
+        if !word.starts_with('/') && !word.starts_with('~') {
+            return word.to_owned();
+        }
+        let name = std::path::Path::new(word.trim_end_matches('/')).file_name();
+        name.map_or_else(|| word.to_owned(), |n| n.to_string_lossy().into_owned())
+    };
+    if words.len() == 1 {
+        return cut(&words[0]);
+    }
+    let words: Vec<String> = words.iter().map(|w| cut(w)).collect();
+    shlex::try_join(words.iter().map(String::as_str)).unwrap_or_else(|_| words.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::published_command;
+
+    fn shown(args: &[&str]) -> String {
+        published_command(args.iter().map(|a| (*a).to_owned()))
+    }
+
+    #[test]
+    fn the_published_command_names_no_local_folder() {
+        assert_eq!(
+            shown(&[
+                "report",
+                "--out",
+                "/tmp/mine",
+                "--history=/tmp/h",
+                "--adapter",
+                "all"
+            ]),
+            "robotstxt-test report --adapter all"
+        );
+        assert_eq!(
+            shown(&[
+                "report",
+                "--adapter-cmd",
+                "python3 /home/me/adapter.py",
+                "--cases",
+                "/srv/c/"
+            ]),
+            "robotstxt-test report --adapter-cmd 'python3 adapter.py' --cases c"
+        );
+        assert_eq!(
+            shown(&[
+                "report",
+                "--cache-dir",
+                "/x",
+                "--update-expectations",
+                "--no-history"
+            ]),
+            "robotstxt-test report --update-expectations --no-history"
+        );
+    }
 }

@@ -235,6 +235,18 @@ pub fn compare(old: &AdapterResults, new: &AdapterResults) -> AdapterDiff {
     diff
 }
 
+/// The cause a results file records for `result`: a non-pass's, as `run` groups it, and, where
+/// the text leaves the check open and the parser answered, what decides the reference's verdict
+/// there, so that a change between two answers to an open point is grouped like any other.
+pub fn recorded_cause(case: &Case, result: &CheckResult) -> Option<Cause> {
+    match result.outcome {
+        Outcome::Unspecified if result.actual.is_some() => {
+            Some(robotstxt_suite::cause::of_result(case, result))
+        }
+        _ => crate::grouping::cause_of(case, result),
+    }
+}
+
 /// An adapter's results as a results file records them, from a run in memory: the same
 /// records `results.json` writes, so that a report's version pages and `diff` of its files
 /// agree.
@@ -255,7 +267,7 @@ pub fn from_run(
                 id: format!("{}#{}", cases[r.case].id, r.check),
                 digest: Some(CheckDigests::of(&cases[r.case], r.check).short()),
                 answer: RunAnswer::of(r),
-                cause: crate::grouping::cause_of(&cases[r.case], r),
+                cause: recorded_cause(&cases[r.case], r),
             })
             .collect(),
     }

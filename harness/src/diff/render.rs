@@ -10,7 +10,7 @@ use robotstxt_suite::visible::shown;
 use super::{compare, AdapterDiff, ChangeDirection, Moved, ResultsFile};
 
 /// How many checks of one group the text and Markdown list before saying how many more.
-const LISTED: usize = 8;
+pub const LISTED: usize = 8;
 
 /// One side of the comparison.
 #[derive(Debug, Clone, Serialize)]
@@ -151,6 +151,8 @@ fn group_heading(
     cause: Option<robotstxt_suite::cause::Cause>,
     n: usize,
 ) -> String {
+    // A results file records the cause of every check that does not pass and of every open
+    // point answered; a file written before open points had theirs says so.
     let cause = cause.map_or_else(|| "cause not recorded".to_owned(), |c| c.label().to_owned());
     let checks = if n == 1 { "check" } else { "checks" };
     format!("{} — {cause}: {n} {checks}", direction.as_str())
@@ -195,6 +197,11 @@ fn preamble(c: &Differences) -> Vec<String> {
 
 /// The text: a few lines per adapter, broken checks first.
 pub fn text(c: &Differences) -> String {
+    text_listing(c, LISTED)
+}
+
+/// The text, each group listing up to `listed` checks (`usize::MAX`: every one).
+pub fn text_listing(c: &Differences, listed: usize) -> String {
     let mut out = preamble(c).join("\n");
     out.push('\n');
     if c.nothing_moved() {
@@ -205,11 +212,15 @@ pub fn text(c: &Differences) -> String {
         for direction in ChangeDirection::ALL {
             for (cause, members) in diff.groups(direction) {
                 let _ = writeln!(out, "  {}", group_heading(direction, cause, members.len()));
-                for m in members.iter().take(LISTED) {
+                for m in members.iter().take(listed) {
                     let _ = writeln!(out, "    {}", moved_line(m));
                 }
-                if members.len() > LISTED {
-                    let _ = writeln!(out, "    … and {} more", members.len() - LISTED);
+                if members.len() > listed {
+                    let _ = writeln!(
+                        out,
+                        "    … and {} more (--all lists every one)",
+                        members.len() - listed
+                    );
                 }
             }
         }
@@ -220,11 +231,13 @@ pub fn text(c: &Differences) -> String {
 /// The Markdown: a table of counts, then the groups of each adapter under a `<details>`, each
 /// listing its first few checks.
 pub fn markdown(c: &Differences) -> String {
-    markdown_listing(c, LISTED)
+    markdown_listing(c, LISTED, None)
 }
 
-/// The Markdown, each group listing up to `listed` checks.
-pub fn markdown_listing(c: &Differences, listed: usize) -> String {
+/// The Markdown, each group listing up to `listed` checks (`usize::MAX`: every one). With
+/// `page` (the address of a report's `index.html`, relative or whole), each check id links to
+/// its cell there: `page#adapter=NAME&check=ID`, the anchor the page opens.
+pub fn markdown_listing(c: &Differences, listed: usize, page: Option<&str>) -> String {
     use robotstxt_runtime::markup::{html, md, md_code};
     let cell = |s: &str| md(s);
     let mut out = String::from("## robotstxt-test diff\n\n");
@@ -269,16 +282,22 @@ pub fn markdown_listing(c: &Differences, listed: usize) -> String {
                     cell(&group_heading(direction, cause, members.len()))
                 );
                 for m in members.iter().take(listed) {
-                    let _ = writeln!(
-                        out,
-                        "- {}: {} → {}",
-                        md_code(&m.id),
-                        m.old.shown(),
-                        m.new.shown()
-                    );
+                    let id = match page {
+                        Some(page) => format!(
+                            "[{}](<{}>)",
+                            md_code(&m.id),
+                            cell_anchor(page, &diff.new_name, &m.id)
+                        ),
+                        None => md_code(&m.id),
+                    };
+                    let _ = writeln!(out, "- {id}: {} → {}", m.old.shown(), m.new.shown());
                 }
                 if members.len() > listed {
-                    let _ = writeln!(out, "- … and {} more", members.len() - listed);
+                    let _ = writeln!(
+                        out,
+                        "- … and {} more (`--all` lists every one)",
+                        members.len() - listed
+                    );
                 }
                 out.push('\n');
             }
@@ -286,6 +305,22 @@ pub fn markdown_listing(c: &Differences, listed: usize) -> String {
         out.push_str("</details>\n");
     }
     out
+}
+
+/// `page#adapter=NAME&check=ID`, both parts percent-encoded as the page reads them.
+fn cell_anchor(page: &str, adapter: &str, check: &str) -> String {
+    let encode = |text: &str| {
+        let mut out = String::new();
+        for b in text.bytes() {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                out.push(b as char);
+            } else {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+        out
+    };
+    format!("{page}#adapter={}&check={}", encode(adapter), encode(check))
 }
 
 /// The JSON: the whole comparison, every moved check.

@@ -99,8 +99,19 @@ fn step_note(report: &Report, pair: &Pair) -> (String, String) {
 }
 
 /// One line chart, points evenly spaced, the y axis from a round number below the lowest score
-/// to 100%.
+/// to 100%; a series of one point is its score as a number.
 fn chart(title: &str, kind: &str, points: &[Point]) -> String {
+    if let [only] = points {
+        // One point draws no line: the score is shown as a number, with its date or version.
+        return format!(
+            "<figure class=\"chart single\" data-kind=\"{kind}\" data-points=\"1\">\
+             <figcaption>{}</figcaption>\n<p class=\"score\">{:.1}%</p>\
+             <p class=\"hint\">{}, the only point so far</p></figure>\n",
+            html(title),
+            only.score,
+            html(&only.label)
+        );
+    }
     let lowest = points.iter().map(|p| p.score).fold(100.0, f64::min);
     let floor = ((lowest - 1.0) / 5.0).floor().clamp(0.0, 19.0) * 5.0;
     let plot_w = WIDTH - LEFT - RIGHT;

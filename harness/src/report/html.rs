@@ -39,6 +39,8 @@ struct PageData<'a> {
     suite_commit: &'a str,
     suite_modified: bool,
     tool_version: &'a str,
+    /// The corpus's suite version, which a cited score names.
+    suite_version: String,
     command: &'a str,
     date: &'a str,
     /// `claimed`, then every profile name.
@@ -203,6 +205,7 @@ pub fn page(report: &Report) -> String {
         suite_commit: &report.suite_commit,
         suite_modified: report.suite_modified,
         tool_version: &report.tool_version,
+        suite_version: report.corpus.version_shown(),
         command: &report.command,
         date: &report.date,
         scorings: matrix::scorings().into_iter().map(|(n, _)| n).collect(),

@@ -143,7 +143,8 @@ struct Outcomes<'a> {
     /// Per scoring, the readings the check rests on there; absent where it rests on none.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     rests_on: BTreeMap<String, Vec<&'static str>>,
-    /// What causes a non-pass under the claimed profile, as `run` groups it.
+    /// What causes a non-pass under the claimed profile, as `run` groups it, or what decides
+    /// the reference's verdict on an open point the adapter answered.
     #[serde(skip_serializing_if = "Option::is_none")]
     cause: Option<Cause>,
 }
@@ -277,7 +278,7 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
                         .then(|| (name.clone(), rests.iter().map(Reading::name).collect()))
                 })
                 .collect(),
-            cause: crate::grouping::cause_of(&cases[r.case], r),
+            cause: crate::diff::recorded_cause(&cases[r.case], r),
         })
         .collect();
     AdapterDoc {

@@ -93,6 +93,22 @@ fn percent_encode(text: &str) -> String {
     out
 }
 
+/// The heading of one profile's table in `README.md` (`""`: the adapters with no data).
+fn profile_heading(profile: &str) -> String {
+    match profile {
+        "" => "No data".to_owned(),
+        "rfc9309" => "Claiming RFC 9309 (2022), ranked by their score under it".to_owned(),
+        "norobots-1994" => {
+            "Claiming the 1994 text, A Standard for Robot Exclusion, ranked by their score under it"
+                .to_owned()
+        }
+        other => format!(
+            "Claiming {}: no text of its own, scored under norobots-1994",
+            md(other)
+        ),
+    }
+}
+
 /// `README.md`: the matrix, totals under every scoring, and the cases where parsers split.
 pub fn readme(report: &Report, names: &[String]) -> String {
     let groups = matrix::groups(&report.cases);
@@ -106,8 +122,14 @@ pub fn readme(report: &Report, names: &[String]) -> String {
          {} on {} from suite commit `{}`{} (robotstxt-test {}). Do not edit by hand: run \
          that command again.\n\n\
          - [index.html](index.html): the interactive matrix, one coloured cell per check; click a \
-         cell to see the case (open the file in a browser; GitHub shows only its source)\n\
-         - [results.json](results.json): everything, machine-readable ([schema](SCHEMA.md))\n\
+         cell to see the case (open the file in a browser; GitHub shows only its source). It is \
+         one file on purpose: opened from disk, with no server, a browser loads no second file \
+         (and the page's policy forbids any), so every case, answer and explanation it can show \
+         is inside it (nearly half of its size is the reference's explanation of every check \
+         under each profile)\n\
+         - [results.json](results.json): everything, machine-readable ([schema](SCHEMA.md)); \
+         [results.csv](results.csv): every result, one row per adapter, profile and check \
+         (adapter, version, profile, claimed, check, expected, actual, outcome, group)\n\
          - one page per adapter listing every check it did not pass: {}\n\n",
         report.cases.len(),
         md(&report.command),
@@ -124,6 +146,25 @@ pub fn readme(report: &Report, names: &[String]) -> String {
             .map(|n| format!("[{}]({n}.md)", md(n)))
             .collect::<Vec<_>>()
             .join(", ")
+    );
+    let _ = write!(
+        out,
+        "## What is tested\n\n\
+         Each row is a robots.txt parser, driven through a small adapter and asked the same \
+         questions: may this robot fetch this path, given this robots.txt file, byte for byte? \
+         The questions are the {checks} checks of the robotstxt-test case corpus, suite {}, each \
+         citing the sentence of the text that decides it. A parser is held to the text it claims \
+         to follow: the 1994 *A Standard for Robot Exclusion* or RFC 9309 (2022); one that \
+         claims neither is scored under the 1994 text. The reference, written clause by clause \
+         from each text, stands in each profile's table. Parsers are ranked within the profile \
+         they claim, never across profiles. In [index.html](index.html) a score's colour runs \
+         from red (0%) to green (100%), and each cell of the matrix is a check: green a pass, \
+         red a wrong answer, grey a point the text leaves open, other colours an error, a crash \
+         or a timeout.\n\n\
+         To cite a result, name the suite version beside the score: \"passes robotstxt-test \
+         suite {} at N% (rfc9309)\".\n\n",
+        report.corpus.version_shown(),
+        report.corpus.version_shown(),
     );
     out.push_str(
         "## Matrix\n\n\
@@ -158,9 +199,21 @@ pub fn readme(report: &Report, names: &[String]) -> String {
         let _ = write!(header, " {} |", md(&g.name));
         rule.push_str("---:|");
     }
-    let _ = writeln!(out, "{header}\n{rule}");
-    for (run, name) in report.adapters.iter().zip(names) {
+    // One table per profile claimed, each ranked as the page ranks it: scores under different
+    // texts are never read as one ranking.
+    let mut claim: Option<&str> = None;
+    for i in matrix::identical_rows(report).into_iter().flatten() {
+        let (run, name) = (&report.adapters[i], &names[i]);
         let h = &run.handshake;
+        let this = if run.has_data() {
+            h.profile.as_str()
+        } else {
+            ""
+        };
+        if claim != Some(this) {
+            claim = Some(this);
+            let _ = writeln!(out, "\n### {}\n\n{header}\n{rule}", profile_heading(this));
+        }
         let _ = write!(
             out,
             "| [{}]({name}.md) | {} | {} | {} | {} |",
@@ -547,7 +600,7 @@ pub fn step_page(report: &Report, pair: &Pair) -> String {
         adapters: vec![versions::results_of(report, &report.adapters[i])],
     };
     let comparison = Differences::of(&file(pair.older), &file(pair.newer), None);
-    render::markdown_listing(&comparison, usize::MAX)
+    render::markdown_listing(&comparison, usize::MAX, Some("../index.html"))
 }
 
 fn first_line(text: &str) -> String {

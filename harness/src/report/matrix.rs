@@ -134,12 +134,15 @@ pub fn letter(answer: &str) -> char {
 }
 
 /// The adapters (indices) grouped so that those giving the same answer to every check share a
-/// group; groups ordered by their best claimed total, adapters with no data last.
+/// group, never across profiles; groups ranked within the profile their adapters claim
+/// ([`profile_rank`]: RFC 9309 first), by their claimed total, adapters with no data last.
+/// Scores under different profiles are never ranked against each other.
 pub fn identical_rows(report: &Report) -> Vec<Vec<usize>> {
     let mut by_answers: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (i, run) in report.adapters.iter().enumerate() {
         let key: String = if run.has_data() {
-            run.claimed.iter().map(|r| letter(answer(r))).collect()
+            let answers: String = run.claimed.iter().map(|r| letter(answer(r))).collect();
+            format!("{} {answers}", run.handshake.profile)
         } else {
             format!("no data {i}")
         };
@@ -151,12 +154,23 @@ pub fn identical_rows(report: &Report) -> Vec<Vec<usize>> {
         let total = Cell::decided(&run.claimed);
         (
             !run.has_data(),
+            profile_rank(&run.handshake.profile),
             std::cmp::Reverse((total.percent().unwrap_or(0.0) * 1000.0) as u64),
             run.handshake.name.clone(),
         )
     };
     rows.sort_by_key(rank);
     rows
+}
+
+/// Where the adapters claiming `profile` stand among the profiles: the newest text first (RFC
+/// 9309, then the 1994 text), any other claim last.
+pub fn profile_rank(profile: &str) -> usize {
+    let all = Profile::ALL;
+    all.iter()
+        .rev()
+        .position(|p| p.name() == profile)
+        .unwrap_or(all.len())
 }
 
 /// A case the adapters with data do not all answer alike.

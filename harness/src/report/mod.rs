@@ -1,6 +1,6 @@
 //! Compatibility reports (`robotstxt-test report`): every adapter over the whole corpus, written
-//! as a Markdown matrix, a self-contained HTML page, one Markdown page per adapter, and
-//! `results.json`.
+//! as a Markdown matrix, a self-contained HTML page, one Markdown page per adapter,
+//! `results.json` and `results.csv`.
 //!
 //! [`collect`] asks each adapter once per case, through the same run loop as `run`
 //! ([`side_by_side::run_engines`]), and scores that one reply under the adapter's claimed profile
@@ -14,11 +14,13 @@
 
 pub mod badges;
 pub mod chart;
+pub mod csv;
 pub mod history;
 pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod matrix;
+pub mod reference;
 pub mod reported;
 pub mod versions;
 
@@ -31,6 +33,7 @@ use robotstxt_runtime::side_by_side;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, Handshake};
 use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
 use robotstxt_suite::visible::{json_escaped, Outside};
 
@@ -125,46 +128,80 @@ pub struct Asking<'a> {
     pub update: Option<&'a [Option<ExpectationFile>]>,
 }
 
+/// What [`collect`] is doing, for a progress display: a phase begins with how many steps it
+/// takes, and each step done is reported as it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// A phase begins, of `steps` steps.
+    Phase(Phase, usize),
+    /// One step of the current phase is done.
+    Step,
+}
+
+/// The phases of [`collect`], in order (the confirming rounds only when expectation files are
+/// written from the run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Every engine over the corpus, side by side: one step per case and engine.
+    Corpus,
+    /// The corpus again, for expectation files: one step per case, engine and round.
+    Confirming,
+    /// Timeouts asked again with more time, then non-passes for stability: one step per
+    /// engine settled.
+    Settling,
+}
+
+impl Phase {
+    /// What the phase does, as a progress display says it.
+    pub fn doing(self) -> &'static str {
+        match self {
+            Phase::Corpus => "asking the corpus (case runs)",
+            Phase::Confirming => "asking the corpus again (case runs)",
+            Phase::Settling => "asking timeouts and non-passes again (adapters settled)",
+        }
+    }
+}
+
 /// Runs every engine over `cases` (side by side) and scores each answer under every profile.
 /// Each run's `about` is left for the caller, which knows the adapters' manifests.
-/// `progress` is called with (engine index, cases done, total) as in [`side_by_side::run_engines`],
-/// once per case of each round (with `asking.update`, `1 + CONFIRMING_ROUNDS` rounds).
+/// `progress` hears of each phase as it begins and of each of its steps (see [`Progress`]).
 pub fn collect(
     cases: &[Case],
     engines: Vec<Box<dyn Lifecycle>>,
     asking: Asking<'_>,
-    progress: &(dyn Fn(usize, usize, usize) + Sync),
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> Vec<AdapterRun> {
     let mut engines = engines;
     let claimed = |e: &dyn Engine| Scoring::Claimed(e.handshake().claimed_profile());
+    let step = |_: usize, _: usize, _: usize| progress(Progress::Step);
+    progress(Progress::Phase(Phase::Corpus, cases.len() * engines.len()));
     // Every reply kept as it came (and how long it took), so that each can be scored again
     // under other profiles without asking the adapter twice.
     let (mut results, mut logs): (Vec<_>, Vec<_>) =
-        side_by_side::run_engines_recorded(cases, &mut engines, &claimed, progress)
+        side_by_side::run_engines_recorded(cases, &mut engines, &claimed, &step)
             .into_iter()
             .map(|run| (run.results, run.replies))
             .unzip();
     let rounds = match asking.update {
-        Some(_) => settle::confirming_rounds(cases, &mut engines, &claimed, progress),
+        Some(_) => {
+            let steps = CONFIRMING_ROUNDS * cases.len() * engines.len();
+            progress(Progress::Phase(Phase::Confirming, steps));
+            settle::confirming_rounds(cases, &mut engines, &claimed, &step)
+        }
         None => vec![Vec::new(); engines.len()],
     };
-    // Timeouts first, one engine after another (alone, so that the others do not slow them
-    // again); the reply that came is scored under every profile below.
-    for ((engine, results), log) in engines.iter_mut().zip(&mut results).zip(&mut logs) {
-        let scoring = claimed(engine.as_ref());
-        let patient = settle::patient_timeouts(engine.as_mut(), cases, results, scoring);
-        for (case, reply) in patient.replies {
-            if let Some(entry) = log.get_mut(case) {
-                entry.0 = reply;
-            }
-        }
-    }
-    // Every non-pass is asked again before it is published: an answer that varies from one
-    // process to the next is shown as unstable rather than as whichever answer came first.
+    // Then each engine settles its run in a thread of its own, all at the same time: its
+    // timeouts first, asked again alone with more time, then every non-pass asked again for
+    // stability, so that an answer that varies from one process to the next is shown as
+    // unstable rather than as whichever answer came first. Nearly every timeout is a parser that
+    // never answers that case (a matcher that backtracks without end): waiting them out one
+    // engine after another cost a report minutes on one core, while the other engines could
+    // settle meanwhile. The reply a timeout gets is scored under every profile below.
+    progress(Progress::Phase(Phase::Settling, engines.len()));
     std::thread::scope(|scope| {
-        for (i, ((engine, results), rounds)) in engines
-            .iter_mut()
+        for (i, (((engine, results), log), rounds)) in (engines.iter_mut())
             .zip(&mut results)
+            .zip(&mut logs)
             .zip(&rounds)
             .enumerate()
         {
@@ -173,6 +210,12 @@ pub fn collect(
             let update = asking.update.is_some();
             scope.spawn(move || {
                 let scoring = claimed(engine.as_ref());
+                let patient = settle::patient_timeouts(engine.as_mut(), cases, results, scoring);
+                for (case, reply) in patient.replies {
+                    if let Some(entry) = log.get_mut(case) {
+                        entry.0 = reply;
+                    }
+                }
                 if update {
                     settle::stable_for_update(
                         engine.as_mut(),
@@ -185,6 +228,7 @@ pub fn collect(
                 } else {
                     settle::stable_for_report(engine.as_mut(), cases, results, scoring, known);
                 }
+                progress(Progress::Step);
             });
         }
     });
@@ -278,28 +322,42 @@ fn iso8601(moment: jiff::Timestamp) -> String {
 /// Returns the files written.
 pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
     let names = markdown::page_names(&report.adapters);
-    let mut files: Vec<(String, Vec<u8>)> = vec![
+    // The page and results.json take the longest to render: each on a thread of its own while
+    // the Markdown pages are rendered here, in the order the files are listed.
+    let (page, results, markdown) = std::thread::scope(|scope| {
+        let page = scope.spawn(|| html::page(report));
+        let results = scope.spawn(|| json::document(report));
+        let mut pages: Vec<(String, Vec<u8>)> = Vec::new();
+        for (adapter, name) in report.adapters.iter().zip(&names) {
+            let page = markdown::adapter_page(report, adapter);
+            pages.push((format!("{name}.md"), page.into_bytes()));
+        }
+        pages.extend(badges::files(&report.adapters, &names));
+        for pair in versions::pairs(report) {
+            let page = markdown::step_page(report, &pair);
+            pages.push((format!("diffs/{}", pair.page(report)), page.into_bytes()));
+        }
+        let readme = markdown::readme(report, &names);
+        let csv = csv::document(report);
         (
-            "README.md".to_owned(),
-            markdown::readme(report, &names).into_bytes(),
-        ),
-        ("index.html".to_owned(), html::page(report).into_bytes()),
+            page.join().expect("rendering index.html panicked"),
+            results.join().expect("rendering results.json panicked"),
+            (readme, pages, csv),
+        )
+    });
+    let (readme, pages, csv) = markdown;
+    let mut files: Vec<(String, Vec<u8>)> = vec![
+        ("README.md".to_owned(), readme.into_bytes()),
+        ("index.html".to_owned(), page.into_bytes()),
         (
             "results.json".to_owned(),
             // The exact texts, with bidi controls written as JSON escapes.
-            json_escaped(json::document(report)?).into_bytes(),
+            json_escaped(results?).into_bytes(),
         ),
         ("SCHEMA.md".to_owned(), json::SCHEMA.as_bytes().to_vec()),
+        ("results.csv".to_owned(), csv.into_bytes()),
     ];
-    for (adapter, name) in report.adapters.iter().zip(&names) {
-        let page = markdown::adapter_page(report, adapter);
-        files.push((format!("{name}.md"), page.into_bytes()));
-    }
-    files.extend(badges::files(&report.adapters, &names));
-    for pair in versions::pairs(report) {
-        let page = markdown::step_page(report, &pair);
-        files.push((format!("diffs/{}", pair.page(report)), page.into_bytes()));
-    }
+    files.extend(pages);
     replace_files(out, &files)?;
     Ok(files.into_iter().map(|(name, _)| out.join(name)).collect())
 }

@@ -58,8 +58,10 @@ fn a_report_cleans_what_an_interrupted_one_left_and_replaces_the_folder_whole() 
             "README.md",
             "SCHEMA.md",
             "badges",
+            "history",
             "hostile-plain.md",
             "index.html",
+            "results.csv",
             "results.json",
             "survey.md"
         ]
