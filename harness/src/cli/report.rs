@@ -138,7 +138,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             (Some(_), true) => format!("{} decided passed (broke down part way)", total.shown()),
             (None, _) => format!("{} decided passed", total.shown()),
         };
-        eprintln!("{:<24} {}", adapter.handshake.name, shown(&status));
+        eprintln!("{:<24} {}", shown(&adapter.handshake.name), shown(&status));
     }
     eprintln!("wrote {} files into {}", written.len(), out.display());
     if !args.update_expectations {
@@ -146,7 +146,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     }
     let mut exit = Exit::Ok;
     for ((adapter, file), read) in report.adapters.iter().zip(&files).zip(&previous) {
-        let name = &adapter.handshake.name;
+        let name = shown(&adapter.handshake.name);
         let Some(target) = file.clone() else {
             eprintln!("note: {name} has no adapter folder; no expectation file written");
             continue;
@@ -167,7 +167,13 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             }
             None => None,
         };
-        super::gate::update(&target, previous, name, &report.cases, &adapter.claimed)?;
+        super::gate::update(
+            &target,
+            previous,
+            &adapter.handshake.name,
+            &report.cases,
+            &adapter.claimed,
+        )?;
     }
     Ok(exit)
 }

@@ -15,4 +15,5 @@ mod orphans;
 mod output;
 mod readers;
 mod reports_folder;
+mod runner_commands;
 mod support;
