@@ -82,5 +82,6 @@ pub fn survey(
         |n| n.to_string_lossy().into_owned(),
     );
     survey.oversized = reading.oversized;
+    survey.oversized_unnamed = reading.oversized_unnamed;
     Ok(survey)
 }

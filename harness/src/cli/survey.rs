@@ -160,9 +160,13 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             .iter()
             .map(|o| format!("{} ({} bytes)", shown_line(&o.name), o.bytes))
             .collect();
+        let more = match result.oversized_unnamed {
+            0 => String::new(),
+            n => format!(", and {n} more not named"),
+        };
         eprintln!(
-            "skipped {} file(s) larger than {MAX_SURVEY_FILE} bytes: {}",
-            result.oversized.len(),
+            "skipped {} file(s) larger than {MAX_SURVEY_FILE} bytes: {}{more}",
+            (result.oversized.len() as u64).saturating_add(result.oversized_unnamed),
             names.join(", ")
         );
     }
@@ -177,7 +181,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         if let Some(why) = engine.unavailable() {
             eprintln!(
                 "{}: unavailable or broken: {}",
-                engine.handshake().name,
+                shown_line(&engine.handshake().name),
                 why
             );
             exit = Exit::Unavailable;
