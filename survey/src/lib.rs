@@ -32,6 +32,7 @@ pub mod limits;
 mod markdown;
 pub mod merge;
 mod model;
+pub mod plan_entries;
 pub mod probes;
 pub mod warc;
 mod warc_fields;

@@ -13,6 +13,7 @@ mod install;
 mod interrupts;
 mod orphans;
 mod output;
+mod plans;
 mod readers;
 mod reports_folder;
 mod runner_commands;

@@ -17,6 +17,7 @@
 //! deserializes a file and asserts that each goes through this module.
 
 pub mod json;
+pub mod lines;
 pub mod yaml;
 
 use std::fs::File;
