@@ -16,5 +16,6 @@ mod output;
 mod plans;
 mod readers;
 mod reports_folder;
+mod results_files;
 mod runner_commands;
 mod support;
