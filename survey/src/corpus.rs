@@ -87,23 +87,8 @@ pub fn read_corpus(
     path: &Path,
     visit: &mut dyn FnMut(CorpusFile) -> bool,
 ) -> Result<CorpusRead, CorpusError> {
-    let mut count = 0;
-    let mut oversized = Vec::new();
-    let mut oversized_unnamed = 0u64;
-    let mut counted = |item: Item| match item {
-        Item::File(file) => {
-            count += 1;
-            visit(file)
-        }
-        Item::Oversized(skipped) => {
-            if oversized.len() < MAX_OVERSIZED_NAMED {
-                oversized.push(skipped);
-            } else {
-                oversized_unnamed = oversized_unnamed.saturating_add(1);
-            }
-            true
-        }
-    };
+    let mut read = CorpusRead::default();
+    let mut counted = |item: Item| read.count(item, visit);
     match Layout::of(path)? {
         Layout::Folder => {
             read_folder(path, "", &mut counted)?;
@@ -117,11 +102,37 @@ pub fn read_corpus(
         )
         .map_err(unreadable(path))?,
     }
-    Ok(CorpusRead {
-        files: count,
-        oversized,
-        oversized_unnamed,
-    })
+    Ok(read)
+}
+
+/// [`read_corpus`] of a tar stream (not compressed): for the fuzz target of the archive reader.
+pub fn read_tar_stream(
+    reader: impl Read,
+    visit: &mut dyn FnMut(CorpusFile) -> bool,
+) -> io::Result<CorpusRead> {
+    let mut read = CorpusRead::default();
+    read_tar(reader, &mut |item: Item| read.count(item, visit))?;
+    Ok(read)
+}
+
+impl CorpusRead {
+    /// One file read (handed to `visit`) or skipped (named among the first, or counted).
+    fn count(&mut self, item: Item, visit: &mut dyn FnMut(CorpusFile) -> bool) -> bool {
+        match item {
+            Item::File(file) => {
+                self.files += 1;
+                visit(file)
+            }
+            Item::Oversized(skipped) => {
+                if self.oversized.len() < MAX_OVERSIZED_NAMED {
+                    self.oversized.push(skipped);
+                } else {
+                    self.oversized_unnamed = self.oversized_unnamed.saturating_add(1);
+                }
+                true
+            }
+        }
+    }
 }
 
 /// A file's name as kept: at most [`MAX_FILE_NAME`] bytes, cut in the middle (on character
