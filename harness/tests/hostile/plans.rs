@@ -1,6 +1,6 @@
 //! Census plans (`survey --warc FILE --plan PLAN`) are read a line at a time and kept packed: a
 //! plan was read whole into a map at about six times its size (a 128 MiB plan took 821 MB). The
-//! siblings: many captures, long lines, deep lines, a capture planned twice at the end, bytes
+//! siblings: many captures, long lines, deep lines, a capture planned twice at the end, a NUL, bytes
 //! that are not UTF-8, and a census name of escapes.
 
 use std::fs;
@@ -103,7 +103,7 @@ fn a_bad_line_anywhere_is_named_by_its_line() {
         ),
         ("a deep line", deep, 1002, "nested more than 8 levels"),
         (
-            "not UTF-8",
+            "a NUL inside a number",
             "{\"offset\":1,\"status\":2\u{0}0}\n".to_owned(),
             1002,
             "column",
