@@ -12,7 +12,8 @@ Modes:
   escape-hello   says its name and version with ESC sequences, BEL and U+202E in them
   stderr-escapes writes ESC sequences and U+202E to stderr, then exits on every check
   runner-error   answers every check with an error whose lines are CI runner commands (`::error`,
-                 `::add-mask::`, `::stop-commands::`, `##[error]`), and writes them to stderr
+                 `::add-mask::`, `::stop-commands::`, `##[error]`) and terminal escapes (ESC,
+                 BEL, U+202E), and writes them to stderr
   runner-crash   writes those lines to stderr, then exits on every check
   runner-name    says its name is `p##[error]X` and its version `::error::v`
   disagree-then-break
@@ -65,7 +66,7 @@ if MODE == "slow":
     note_pid(busy.pid)
 
 RUNNER = ("x\n::error::forged\n  ::add-mask::secret\n::stop-commands::tok\n##[error]legacy"
-          " p##[warning]X\n")
+          " p##[warning]X\n\x1b]0;owned\x07 \u202egnp.exe \x1b[2J\n")
 
 answered = False
 for line in sys.stdin:

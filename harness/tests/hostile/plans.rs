@@ -1,7 +1,7 @@
 //! Census plans (`survey --warc FILE --plan PLAN`) are read a line at a time and kept packed: a
 //! plan was read whole into a map at about six times its size (a 128 MiB plan took 821 MB). The
-//! siblings: many captures, long lines, deep lines, a capture planned twice at the end, a NUL, bytes
-//! that are not UTF-8, and a census name of escapes.
+//! siblings: many captures, long lines, deep lines, a capture planned twice at the end, a NUL,
+//! bytes that are not UTF-8, and a census name of escapes.
 
 use std::fs;
 use std::io::Write;

@@ -1,7 +1,8 @@
 //! Outside text cannot start a command line for a CI runner: an adapter whose error text and
 //! stderr are lines of `::error`, `::add-mask::`, `::stop-commands::` and `##[error]`, and one
 //! named `p##[error]X`, put no such line into any output format, on stdout or stderr, with or
-//! without an expectation file.
+//! without an expectation file. The same text holds ESC, BEL and U+202E, which reach no output
+//! raw.
 
 use std::fs;
 
@@ -40,6 +41,11 @@ fn own_annotation(line: &str) -> bool {
 fn assert_no_command(what: &str, ran: &Ran, format: &str) {
     let github = format == "github";
     for (stream, text) in [("stdout", &ran.stdout), ("stderr", &ran.stderr)] {
+        // The same text holds terminal escapes: none reaches any output raw either.
+        assert!(
+            !text.contains(['\x1b', '\x07', '\u{202e}']),
+            "{what}, {stream}: a raw escape\n{text}"
+        );
         let found = match (format, stream) {
             ("json", "stdout") => json_commands(text),
             _ => commands(text),
@@ -91,6 +97,11 @@ fn no_format_passes_an_adapters_runner_commands() {
             let page = page.unwrap().path();
             if page.extension().is_some_and(|e| e == "md" || e == "html") {
                 let text = fs::read_to_string(&page).unwrap();
+                assert!(
+                    !text.contains(['\x1b', '\x07', '\u{202e}']),
+                    "{}",
+                    page.display()
+                );
                 let forged = commands(&text);
                 assert!(forged.is_empty(), "{mode} {}: {forged:#?}", page.display());
             }
