@@ -94,11 +94,21 @@ enum Action {
 pub fn execute(mut args: Args) -> Result<Exit, Error> {
     if let Some(Action::Merge { files, out }) = args.action {
         let out = out.unwrap_or_else(corpus::reports_folder);
-        let surveys = files
-            .iter()
-            .map(|f| Ok((Outside::new(f.display().to_string()), write::read(f)?)))
-            .collect::<Result<Vec<_>, Error>>()?;
-        let merged = merge_named(surveys)?;
+        // One shard read at a time and added: what a merge holds is the sum so far and one
+        // shard, however many shards there are.
+        let mut unread = None;
+        let surveys = files.iter().map_while(|f| match write::read(f) {
+            Ok(survey) => Some((Outside::new(f.display().to_string()), survey)),
+            Err(e) => {
+                unread = Some(e);
+                None
+            }
+        });
+        let merged = merge_named(surveys);
+        if let Some(e) = unread {
+            return Err(e.into());
+        }
+        let merged = merged?;
         write::write(&merged, &out)?;
         print(&format!("{}wrote {}\n", summary(&merged), written(&out)))?;
         return Ok(unreadable(&merged).unwrap_or(Exit::Ok));
