@@ -48,6 +48,22 @@ fi
 "$bin" --version
 
 run=("$bin" run --adapter-cmd "$adapter_cmd" --expectations "$expectations")
+
+# Prints its standard input, which holds outside text (an adapter's error text and stderr, names,
+# versions), with the runner's commands turned off under GitHub Actions: between
+# `::stop-commands::TOKEN` and `::TOKEN::` the runner obeys no `::` command, and the token is
+# fresh and random, so the text cannot hold the line that ends it.
+outside() {
+    if [ "${GITHUB_ACTIONS:-}" != "true" ]; then
+        cat
+        return
+    fi
+    local token
+    token="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+    echo "::stop-commands::$token"
+    cat
+    echo "::$token::"
+}
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
@@ -56,7 +72,7 @@ status=0
 "${run[@]}" --format json >"$out/run.json" || status=$?
 if [ "$status" -eq 2 ] || [ "$status" -eq 3 ]; then
     # Bad input, or an adapter that would not run: say why, in its own words.
-    "${run[@]}" --format markdown || true
+    { "${run[@]}" --format markdown || true; } | outside
     exit "$status"
 fi
 "${run[@]}" --format junit >"$junit" || true
@@ -65,7 +81,7 @@ fi
 # What changed against what the expectation file accepts: regressions as "broken", entries
 # that could go as "fixed". Into the job summary, and on stdout.
 "$bin" diff "$expectations" "$out/run.json" --format markdown >"$out/diff.md" || true
-cat "$out/diff.md"
+outside <"$out/diff.md"
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     cat "$out/diff.md" >>"$GITHUB_STEP_SUMMARY"
 fi

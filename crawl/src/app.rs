@@ -196,7 +196,9 @@ fn crawlers_under_test(options: &CrawlOptions) -> Result<(Vec<CrawlerUnderTest>,
     let mut ready = Vec::new();
     for crawler in wanted {
         let adapter = crawler.install_as();
-        match install::install(&adapter, false, &mut |line| eprintln!("{line}")) {
+        match install::install(&adapter, false, &mut |line| {
+            eprintln!("{}", robotstxt_suite::visible::shown(line))
+        }) {
             Ok(()) => ready.push(crawler.under_test(options.profile)),
             Err(e) => {
                 eprintln!("{}: unavailable: {e}", crawler.manifest.name);

@@ -5,11 +5,15 @@
 //!   change when line endings are rewritten or a comment line is inserted ([`robustness`]).
 //! - [`differential_rust`]: the fuzzer's generator, oracle and reducer (`robotstxt-fuzzer`)
 //!   against the Rust parser crates linked in process ([`engines`], [`differential`]).
+//! - [`readers`]: the readers of outside files (a case file, an expectation file, a JSON
+//!   stream, a corpus archive, a census plan, `survey.json`), each given any bytes, each within
+//!   its memory budget (the targets count what is allocated).
 
 #![forbid(unsafe_code)]
 
 pub mod differential;
 pub mod engines;
+pub mod readers;
 pub mod robustness;
 
 pub use differential::differential_rust;

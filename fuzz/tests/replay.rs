@@ -42,3 +42,34 @@ fn differential_rust_inputs() {
         }
     }
 }
+
+/// The readers' saved inputs, through their checks (the memory budgets are asserted by the
+/// targets, which count what is allocated).
+#[test]
+fn reader_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, data) in inputs("reader_case_file") {
+        println!("{name}");
+        robotstxt_fuzz::readers::case_file(&data);
+    }
+    for (name, data) in inputs("reader_expectation_file") {
+        println!("{name}");
+        robotstxt_fuzz::readers::expectation_file(&data);
+    }
+    for (name, data) in inputs("reader_json_stream") {
+        println!("{name}");
+        robotstxt_fuzz::readers::json_stream(&data);
+    }
+    for (name, data) in inputs("reader_tar") {
+        println!("{name}");
+        robotstxt_fuzz::readers::tar(&data);
+    }
+    for (name, data) in inputs("reader_census_plan") {
+        println!("{name}");
+        robotstxt_fuzz::readers::census_plan(&data, dir.path());
+    }
+    for (name, data) in inputs("reader_survey_json") {
+        println!("{name}");
+        robotstxt_fuzz::readers::survey_json(&data, dir.path());
+    }
+}

@@ -218,21 +218,19 @@ fn shards_and_plans_add_up_to_the_whole_census() {
     let mut parts = Vec::new();
     for (k, file) in files.iter().enumerate() {
         let warc = census::warc_name(file);
-        let mut entries = std::collections::HashMap::new();
-        for c in last.values().filter(|c| c.warc == warc) {
-            let hosts = bodies
-                .values()
-                .find(|(_, at)| *at == (warc.clone(), c.place))
-                .map(|b| b.0);
-            entries.insert(
-                c.place,
+        let entries = (last.values().filter(|c| c.warc == warc))
+            .map(|c| {
+                let hosts = bodies
+                    .values()
+                    .find(|(_, at)| *at == (warc.clone(), c.place))
+                    .map(|b| b.0);
                 PlanEntry {
                     place: c.place,
                     status: c.status,
                     hosts,
-                },
-            );
-        }
+                }
+            })
+            .collect();
         let header = PlanHeader {
             plan: PLAN_FORMAT.to_owned(),
             name: "hard".to_owned(),

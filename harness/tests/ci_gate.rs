@@ -99,3 +99,61 @@ fn the_action_script_passes_and_fails_the_gate_as_it_should() {
     assert!(summary.contains("| 0 | 0 | 1 | 0 |"), "{summary}");
     assert!(summary.contains(&check), "{summary}");
 }
+
+/// What the script prints of outside text (the Markdown of a run whose adapter would not run,
+/// the diff) sits between `::stop-commands::TOKEN` and `::TOKEN::`, with a fresh token each
+/// time: the runner obeys no command in between, whatever the adapter wrote.
+#[test]
+fn outside_text_is_printed_with_the_runners_commands_off() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    // The binary built here stands for the installed one: the script finds its version and
+    // installs nothing.
+    std::fs::create_dir(root.path().join("bin")).unwrap();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_robotstxt-test"),
+        root.path().join("bin/robotstxt-test"),
+    )
+    .unwrap();
+    std::fs::write(
+        repo.path().join("expectations.yaml"),
+        "adapter: hostile-runner-crash\nexpectations: []\n",
+    )
+    .unwrap();
+    let script = checkout().join("harness/tests/adapters/hostile.py");
+    let adapter = format!(
+        "python3 {} runner-crash {}",
+        script.display(),
+        repo.path().display()
+    );
+    let mut tokens = Vec::new();
+    for _ in 0..2 {
+        let output = output_of(
+            Command::new("bash")
+                .arg(checkout().join("scripts/ci-gate.sh"))
+                .current_dir(repo.path())
+                .env("RTT_ADAPTER_CMD", &adapter)
+                .env("RTT_INSTALL_ROOT", root.path())
+                .env("GITHUB_ACTIONS", "true")
+                .env_remove("GITHUB_STEP_SUMMARY")
+                .env("NO_COLOR", "1"),
+        );
+        assert_eq!(output.code, 3, "{output:?}");
+        let commands: Vec<&str> = (output.stdout.lines())
+            .filter(|l| l.trim_start().starts_with("::"))
+            .collect();
+        let [stop, resume] = commands[..] else {
+            panic!("two command lines: {commands:?}\n{}", output.stdout);
+        };
+        let token = stop.strip_prefix("::stop-commands::").expect(stop);
+        assert!(
+            token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{token}"
+        );
+        assert_eq!(resume, format!("::{token}::"));
+        let inside = &output.stdout[output.stdout.find(stop).unwrap()..];
+        assert!(inside.contains("add-mask"), "{}", output.stdout);
+        tokens.push(token.to_owned());
+    }
+    assert_ne!(tokens[0], tokens[1], "a fresh token each time");
+}

@@ -3,7 +3,12 @@
 //!
 //! Case content is hostile by design (robots.txt bodies hold control bytes, `<script>`, quotes),
 //! and so is anything an adapter says about itself. Every writer passes such text through one of
-//! these functions; none of them builds markup from unescaped input.
+//! these functions; none of them builds markup from unescaped input. None of them lets through a
+//! command a CI runner would obey (a line beginning with `::`, a `##[`): a JUnit file or a
+//! Markdown summary may be printed into a job's log
+//! ([`robotstxt_suite::visible::without_runner_commands`]).
+
+use robotstxt_suite::visible::without_runner_commands;
 
 /// Text for XML 1.0 element content or attribute values (both escaped the same, so one function
 /// fits both). Characters XML 1.0 cannot carry at all (C0 controls other than TAB, LF and CR;
@@ -29,7 +34,15 @@ pub fn xml(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    inert(out)
+}
+
+/// `out` with no runner command in it, owned.
+fn inert(out: String) -> String {
+    match without_runner_commands(&out) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(inert) => inert,
+    }
 }
 
 /// Whether XML 1.0's `Char` production excludes `c` (Rust strings hold no surrogates).
@@ -57,7 +70,7 @@ pub fn html(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    inert(out)
 }
 
 /// JSON made safe to sit inside `<script type="application/json">`: `<`, `>` and `&` become
@@ -92,7 +105,7 @@ pub fn md(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    inert(out)
 }
 
 /// Inline code in Markdown: enough backticks that none inside can close it. Control characters
@@ -108,6 +121,7 @@ pub fn md_code(text: &str) -> String {
             }
         })
         .collect();
+    let shown = inert(shown);
     let ticks = "`".repeat(longest_run(&shown, '`') + 1);
     let pad = if shown.starts_with('`') || shown.ends_with('`') || shown.is_empty() {
         " "
@@ -172,5 +186,24 @@ mod tests {
         assert_eq!(md_code("`x"), "`` `x ``");
         assert_eq!(md_cell(&md_code("a|b\u{0}")), "`a\\|b\\u{0}`");
         assert_eq!(md_fence("```\nx\n"), "````text\n```\nx\n````\n");
+    }
+
+    #[test]
+    fn no_format_passes_a_runner_command() {
+        let text = "::error::x\n ::add-mask::y p##[error]z";
+        for escaped in [
+            xml(text),
+            html(text),
+            md(text),
+            md_code(text),
+            md_fence(text),
+        ] {
+            for line in escaped.lines() {
+                assert!(!line.trim_start().starts_with("::"), "{escaped:?}");
+                assert!(!line.contains("##["), "{escaped:?}");
+            }
+        }
+        assert_eq!(md("::x"), "\\::x");
+        assert_eq!(md_code("a##[b"), "`a#\\#[b`");
     }
 }

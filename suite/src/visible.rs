@@ -12,6 +12,12 @@
 //! Controls are shown as the corpus view shows them, as control pictures (`␛` for ESC, `␀` for
 //! NUL); C1 controls and bidirectional controls as `<U+202E>`. Line feeds are kept, so that
 //! multi-line text (an adapter's stderr tail) stays readable.
+//!
+//! A CI runner reads commands from the job's log: GitHub Actions a line that begins, after
+//! blanks, with `::` (`::add-mask::`, `::stop-commands::`), and its legacy form and Azure
+//! Pipelines' `##[` and `##vso[` anywhere in a line. Outside text printed where a job log
+//! shows it could speak to the runner, so shown text never holds one
+//! ([`without_runner_commands`]): a leading `::` is shown `\::`, and `##[` as `#\#[`.
 
 use std::borrow::Cow;
 use std::fmt::{self, Write as _};
@@ -40,10 +46,10 @@ pub fn shown_line(text: &str) -> Cow<'_, str> {
 }
 
 /// `text` with every character `hidden` holds made visible: C0 controls as control pictures, the
-/// rest as code points.
+/// rest as code points; and with no command a CI runner would obey.
 fn made_visible(text: &str, hidden: fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(hidden) {
-        return Cow::Borrowed(text);
+        return without_runner_commands(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
@@ -56,6 +62,41 @@ fn made_visible(text: &str, hidden: fn(char) -> bool) -> Cow<'_, str> {
                 let _ = write!(out, "<U+{:04X}>", c as u32);
             }
         }
+    }
+    match without_runner_commands(&out) {
+        Cow::Borrowed(_) => Cow::Owned(out),
+        Cow::Owned(inert) => Cow::Owned(inert),
+    }
+}
+
+/// Whether any line of `text` could carry a command to a CI runner (see the module docs).
+fn holds_runner_command(text: &str) -> bool {
+    text.split('\n').any(|line| {
+        line.trim_start_matches(char::is_whitespace)
+            .starts_with("::")
+            || line.contains("##[")
+            || line.contains("##vso[")
+    })
+}
+
+/// `text` with nothing a CI runner reads as a command: a line that begins, after blanks, with
+/// `::` gets a `\` in front of it, and every `##[` (`##vso[`) is written `#\#[` (`#\#vso[`).
+/// Line feeds are kept. Borrowed when there is nothing to change.
+pub fn without_runner_commands(text: &str) -> Cow<'_, str> {
+    if !holds_runner_command(text) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let rest = line.trim_start_matches(char::is_whitespace);
+        out.push_str(&line[..line.len() - rest.len()]);
+        if rest.starts_with("::") {
+            out.push('\\');
+        }
+        out.push_str(&rest.replace("##[", "#\\#[").replace("##vso[", "#\\#vso["));
     }
     Cow::Owned(out)
 }
@@ -215,6 +256,32 @@ mod tests {
             path_shown(std::path::Path::new("x\ny.yaml")).raw(),
             "x␊y.yaml"
         );
+    }
+
+    #[test]
+    fn no_line_of_shown_text_is_a_runner_command() {
+        let text = "ok\n  ::error::forged\n::add-mask::x\tp##[error]X ##vso[task.x]\n\u{3000}::stop-commands::t";
+        for shown in [shown(text), shown_line(text), without_runner_commands(text)] {
+            for line in shown.split('\n') {
+                assert!(
+                    !line.trim_start().starts_with("::"),
+                    "{line:?} of {shown:?}"
+                );
+                assert!(
+                    !line.contains("##[") && !line.contains("##vso["),
+                    "{line:?}"
+                );
+            }
+        }
+        assert_eq!(
+            without_runner_commands(text),
+            "ok\n  \\::error::forged\n\\::add-mask::x\tp#\\#[error]X #\\#vso[task.x]\n\u{3000}\\::stop-commands::t"
+        );
+        assert_eq!(shown("a ::b ##c"), "a ::b ##c");
+        assert!(matches!(shown("a ::b ##c"), Cow::Borrowed(_)));
+        // The sequence a replacement leaves cannot form a command with its neighbours.
+        assert_eq!(without_runner_commands("###[x"), "##\\#[x");
+        assert_eq!(without_runner_commands("##[##["), "#\\#[#\\#[");
     }
 
     #[test]

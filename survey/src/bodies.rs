@@ -111,6 +111,7 @@ pub(crate) fn survey_bodies(
         bytes,
         queries,
         oversized: Vec::new(),
+        oversized_unnamed: 0,
         profiles,
         adapters: tallies.into_iter().map(Tally::into_survey).collect(),
         census: None,

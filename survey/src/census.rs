@@ -22,8 +22,8 @@ use std::thread;
 
 use super::bodies::survey_bodies;
 use super::corpus::CorpusFile;
-use super::hosts::{Capture, Hosts, Plan, PlanEntry, PlanError};
-use super::warc::{read_warc, Item, Place, WarcError};
+use super::hosts::{Capture, Hosts, Plan, PlanEntries, PlanError};
+use super::warc::{read_warc, Item, WarcError};
 use super::{Options, Shards, Survey};
 pub use crate::census_record::{
     Census, FaultExample, StatusCounts, Unreadable, MAX_FAULT_EXAMPLES,
@@ -108,7 +108,7 @@ pub fn captures(file: &Path, out: &mut dyn Write) -> Result<u64, CensusError> {
 struct Part {
     path: PathBuf,
     name: String,
-    entries: std::collections::HashMap<Place, PlanEntry>,
+    entries: PlanEntries,
     /// Whether this survey counts the file's records (with a shard, one shard does).
     records: bool,
     unreadable: Option<String>,

@@ -15,11 +15,12 @@ use std::collections::HashMap;
 use std::io;
 use std::path::Path;
 
-use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::input::lines::JsonLines;
 use robotstxt_suite::located::LocatedError;
 use serde::{Deserialize, Serialize};
 
-use crate::limits::CENSUS_PLAN;
+use crate::limits::{CENSUS_PLAN, MAX_PLAN_LINE};
+pub use crate::plan_entries::PlanEntries;
 
 use super::warc::{Place, Response};
 use super::Shard;
@@ -93,7 +94,7 @@ pub struct PlanEntry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     pub header: PlanHeader,
-    pub entries: HashMap<Place, PlanEntry>,
+    pub entries: PlanEntries,
 }
 
 /// Why a plan could not be read.
@@ -109,33 +110,76 @@ pub enum PlanError {
     },
 }
 
-/// Reads a plan: a [`PlanHeader`] line, then [`PlanEntry`] lines.
+/// Reads a plan: a [`PlanHeader`] line, then [`PlanEntry`] lines. The plan is read a line at a
+/// time through the one reader (a regular file, capped, each line capped and screened), and
+/// only its entries are kept, packed ([`PlanEntries`]): what a plan takes is about 24 bytes per
+/// capture, not the file's text and a map of it.
 pub fn read_plan(path: &Path) -> Result<Plan, PlanError> {
-    let shown = path.display().to_string();
+    let shown = robotstxt_suite::visible::path_shown(path).into_raw();
     let bad = |line, why: String| PlanError::Bad {
         path: shown.clone(),
         line,
         why,
     };
-    // Through the one reader: a regular file, capped, no nesting past its bounds.
-    let input = Input::read(path, Format::JsonLines, CENSUS_PLAN)
-        .map_err(|e| bad(e.line.unwrap_or(1), e.message))?;
-    let located = |e: LocatedError| bad(e.line.unwrap_or(1), e.message);
-    let header: PlanHeader = input.parse().map_err(located)?;
+    let located = |e: LocatedError| {
+        let why = match e.column {
+            Some(column) => format!("column {column}: {}", e.message),
+            None => e.message,
+        };
+        bad(e.line.unwrap_or(1), why)
+    };
+    let mut lines = JsonLines::open(path, CENSUS_PLAN, MAX_PLAN_LINE).map_err(located)?;
+    let header: PlanHeader = match lines.next(false) {
+        Some(read) => read.map_err(located)?.1,
+        None => return Err(bad(1, "an empty file: no plan header".to_owned())),
+    };
     if header.plan != PLAN_FORMAT {
         return Err(bad(1, format!("not a plan of the format {PLAN_FORMAT:?}")));
     }
     if header.part == 0 || header.part > header.parts {
         return Err(bad(1, format!("part {} of {}", header.part, header.parts)));
     }
-    let mut entries = HashMap::new();
-    for (number, line) in input.rest_lines() {
-        let entry: PlanEntry = input.parse_line(number, line).map_err(located)?;
-        if entries.insert(entry.place, entry).is_some() {
-            return Err(bad(number, "a capture planned twice".to_owned()));
+    let mut entries = PlanEntries::default();
+    while let Some(read) = lines.next::<PlanEntry>(true) {
+        let (number, entry) = read.map_err(located)?;
+        if entry.hosts == Some(0) {
+            return Err(bad(
+                number,
+                "`hosts` is 0: a body stands for one host or more".to_owned(),
+            ));
+        }
+        entries.push(&entry);
+    }
+    let entries = entries.sorted().map_err(|twice| {
+        let line = planned_twice_at(path, twice.0).unwrap_or(1);
+        let place = twice.0;
+        bad(
+            line,
+            format!(
+                "a capture planned twice (offset {}, record {} of its member)",
+                place.offset,
+                place.index + 1
+            ),
+        )
+    })?;
+    Ok(Plan { header, entries })
+}
+
+/// The line of the second entry at `place` in the plan at `path`, read again for the error (the
+/// entries kept do not carry their lines).
+fn planned_twice_at(path: &Path, place: Place) -> Option<usize> {
+    let mut lines = JsonLines::open(path, CENSUS_PLAN, MAX_PLAN_LINE).ok()?;
+    lines.next::<serde::de::IgnoredAny>(false)?.ok()?;
+    let mut seen = false;
+    while let Some(Ok((number, entry))) = lines.next::<PlanEntry>(true) {
+        if entry.place == place {
+            if seen {
+                return Some(number);
+            }
+            seen = true;
         }
     }
-    Ok(Plan { header, entries })
+    None
 }
 
 /// The last capture of one host, as kept in memory: about 100 bytes with its key.
@@ -232,12 +276,13 @@ impl Hosts {
                 };
                 let plan = Plan {
                     header,
-                    entries: HashMap::new(),
+                    entries: PlanEntries::default(),
                 };
                 (warc.clone(), plan)
             })
             .collect();
-        // Per distinct body: its hosts, and the least (file, place) among its captures.
+        // Per distinct body: its hosts, and the least (file, place) among its captures. Every
+        // plan's entries are in before any is sorted, then the hosts are set on the sorted ones.
         let mut bodies: HashMap<[u8; 32], (u64, (u32, Place))> = HashMap::new();
         for (host, last) in &self.last {
             let held = match &last.sha256 {
@@ -260,15 +305,19 @@ impl Hosts {
             };
             let warc = &self.names[last.warc as usize];
             let plan = plans.get_mut(warc).expect("a plan per file");
-            plan.entries.insert(last.place, entry);
+            plan.entries.push(&entry);
+        }
+        for plan in plans.values_mut() {
+            let entries = std::mem::take(&mut plan.entries);
+            plan.entries = entries
+                .sorted()
+                .expect("a host's last capture is one place");
         }
         for (hosts, (warc, place)) in bodies.into_values() {
             let plan = plans
                 .get_mut(&self.names[warc as usize])
                 .expect("a plan per file");
-            if let Some(entry) = plan.entries.get_mut(&place) {
-                entry.hosts = Some(hosts);
-            }
+            plan.entries.set_hosts(&place, hosts);
         }
         plans
     }

@@ -35,6 +35,7 @@ mod markdown;
 pub mod merge;
 mod model;
 pub mod naming;
+pub mod plan_entries;
 pub mod probes;
 pub mod publish;
 pub mod warc;
@@ -86,5 +87,6 @@ pub fn survey(
         |n| n.to_string_lossy().into_owned(),
     );
     survey.oversized = reading.oversized;
+    survey.oversized_unnamed = reading.oversized_unnamed;
     Ok(survey)
 }

@@ -165,6 +165,14 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), MergeError> {
     into.oversized.extend(other.oversized);
     into.oversized.sort_by(|a, b| a.name.cmp(&b.name));
     into.oversized.dedup();
+    // The first named by each shard are the same files too; past them, the same count.
+    let named = crate::limits::MAX_OVERSIZED_NAMED;
+    if into.oversized.len() > named {
+        let past = (into.oversized.len() - named) as u64;
+        into.oversized.truncate(named);
+        into.oversized_unnamed = into.oversized_unnamed.saturating_add(past);
+    }
+    into.oversized_unnamed = into.oversized_unnamed.max(other.oversized_unnamed);
     add_to(&mut into.profiles.files, other.profiles.files)?;
     add_to(&mut into.profiles.checks, other.profiles.checks)?;
     into.census = match (into.census.take(), other.census) {

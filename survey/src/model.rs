@@ -86,6 +86,10 @@ pub struct Survey {
     /// Files left out for being larger than the survey's size cap.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub oversized: Vec<corpus::Oversized>,
+    /// Files left out for their size past the first
+    /// [`crate::limits::MAX_OVERSIZED_NAMED`], counted, not named.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub oversized_unnamed: u64,
     /// The reference's profiles compared with each other on the same probes.
     pub profiles: ProfileDifferences,
     pub adapters: Vec<AdapterSurvey>,
@@ -180,4 +184,8 @@ pub struct AdapterSurvey {
 /// The profile an adapter's answers are compared under.
 pub fn compared_under(handshake: &Handshake) -> Profile {
     handshake.claimed_profile().unwrap_or(Profile::Norobots1994)
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

@@ -6,10 +6,10 @@ use std::path::Path;
 
 use crate::limits::{MAX_SURVEY_FILE, SURVEY_JSON};
 use robotstxt_runtime::atomic::{remove_stale_temporaries, write_atomic, WriteError};
-use robotstxt_runtime::markup::md_code;
+use robotstxt_runtime::markup::{md_cell, md_code};
 use robotstxt_suite::input::{Format, Input};
 use robotstxt_suite::located::LocatedError;
-use robotstxt_suite::visible::Outside;
+use robotstxt_suite::visible::{shown_line, Outside};
 
 use super::cause::SignatureCount;
 use super::markdown::cell;
@@ -64,7 +64,9 @@ pub fn read(path: &Path) -> Result<Survey, SurveyReadError> {
 /// The human report.
 pub fn markdown(survey: &Survey) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# Survey: {}\n", survey.corpus);
+    // Every string of a survey is outside text: a corpus or WARC file's name, an adapter's words,
+    // or whatever a merged `survey.json` held. Each goes through `cell` or `code`.
+    let _ = writeln!(out, "# Survey: {}\n", cell(&survey.corpus));
     let shards = match &survey.shards {
         None => String::new(),
         Some(s) => {
@@ -84,7 +86,7 @@ pub fn markdown(survey: &Survey) -> String {
     };
     let _ = writeln!(
         out,
-        "{} {unit} ({:.1} MB) from `{}`{shards}, each an untrusted robots.txt body with no expected \
+        "{} {unit} ({:.1} MB) from {}{shards}, each an untrusted robots.txt body with no expected \
          answers. Every file is asked probe queries derived from its own text: every robot it names \
          (up to {}) and the generic `{}` ask for `/`, and the first {} distinct Allow/Disallow values \
          become paths (`*` as `x`, a final `$` dropped), each asked with its parent, a child, a \
@@ -92,7 +94,7 @@ pub fn markdown(survey: &Survey) -> String {
          at most {} queries per file, {} in all.\n",
         survey.files,
         survey.bytes as f64 / 1e6,
-        survey.corpus,
+        code(&survey.corpus),
         p.max_agents_per_file,
         p.generic_agent,
         p.max_rules_per_file,
@@ -103,12 +105,16 @@ pub fn markdown(survey: &Survey) -> String {
         let names: Vec<String> = survey
             .oversized
             .iter()
-            .map(|o| format!("{} ({} bytes)", md_code(&o.name), o.bytes))
+            .map(|o| format!("{} ({} bytes)", code(&o.name), o.bytes))
             .collect();
+        let more = match survey.oversized_unnamed {
+            0 => String::new(),
+            n => format!(", and {n} more not named"),
+        };
         let _ = writeln!(
             out,
-            "{} file(s) larger than {} bytes were skipped, unread: {}.\n",
-            survey.oversized.len(),
+            "{} file(s) larger than {} bytes were skipped, unread: {}{more}.\n",
+            (survey.oversized.len() as u64).saturating_add(survey.oversized_unnamed),
             MAX_SURVEY_FILE,
             names.join(", ")
         );
@@ -145,7 +151,7 @@ pub fn markdown(survey: &Survey) -> String {
             cell(&h.parser),
             cell(&h.version),
             cell(&h.profile),
-            a.compared_under,
+            cell(&a.compared_under),
             a.files,
             a.disagreements.files,
             percent(a.disagreements.files, a.files),
@@ -177,7 +183,7 @@ pub fn markdown(survey: &Survey) -> String {
             let _ = writeln!(
                 out,
                 "\n**{}** was not asked about {} files: {}",
-                a.adapter,
+                cell(&a.adapter),
                 a.skipped,
                 cell(why.lines().next().unwrap_or(why))
             );
@@ -212,7 +218,10 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
     let _ = writeln!(
         out,
         "\n### {} ({} {}, compared under {})\n",
-        a.adapter, h.parser, h.version, a.compared_under
+        cell(&a.adapter),
+        cell(&h.parser),
+        cell(&h.version),
+        cell(&a.compared_under)
     );
     if a.causes.is_empty() {
         out.push_str("No scored disagreements.\n");
@@ -242,7 +251,7 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
                 format!(
                     "{}: {} — {}{more}",
                     cell(c.cause.label()),
-                    code(&c.shape),
+                    md_cell(&code(&c.shape)),
                     cell(first)
                 )
             };
@@ -257,7 +266,10 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
     if !a.open_points_by_point.is_empty() {
         let mut points: Vec<(&String, &usize)> = a.open_points_by_point.iter().collect();
         points.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
-        let list: Vec<String> = points.iter().map(|(p, n)| format!("{p} {n}")).collect();
+        let list: Vec<String> = points
+            .iter()
+            .map(|(p, n)| format!("{} {n}", cell(p)))
+            .collect();
         let _ = writeln!(
             out,
             "\nOpen-point disagreements, not scored ({} checks in {} files), by point: {}.",
@@ -292,11 +304,11 @@ fn example(out: &mut String, number: usize, s: &SignatureCount) {
         code(&e.agent),
         code(&e.path),
         e.probe.as_str(),
-        e.reference,
-        e.adapter
+        cell(&e.reference),
+        cell(&e.adapter)
     );
     for line in &e.lines {
-        let _ = writeln!(out, "    {line}");
+        let _ = writeln!(out, "    {}", shown_line(line));
     }
     if !e.lines.is_empty() {
         out.push('\n');
@@ -316,7 +328,7 @@ fn example(out: &mut String, number: usize, s: &SignatureCount) {
             code(&r.path)
         );
         for line in &r.robots {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", shown_line(line));
         }
     }
 }
@@ -329,17 +341,8 @@ fn percent(part: usize, whole: usize) -> String {
     }
 }
 
-/// `text` as a Markdown code span, whatever backticks it holds.
+/// `text` as a Markdown code span, whatever backticks it holds, its controls and line breaks
+/// shown visibly (a file's name may hold an ESC or a line feed).
 fn code(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') || text.is_empty() {
-        " "
-    } else {
-        ""
-    };
-    format!(
-        "{fence}{pad}{}{pad}{fence}",
-        text.replace(['\n', '\r'], " ")
-    )
+    md_code(text)
 }

@@ -184,6 +184,8 @@ fn repair_suite(select: &AdapterArgs) -> Result<(), Error> {
 }
 
 /// A line on stdout, shown whether or not the progress bar is drawn.
+/// `line` names adapters and says why one cannot run in their words: outside text, shown
+/// visibly.
 fn say(bar: &ProgressBar, line: String) -> Result<(), Error> {
-    bar.suspend(|| print_line(&line))
+    bar.suspend(|| print_line(&robotstxt_suite::visible::shown(&line)))
 }

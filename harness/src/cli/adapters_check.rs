@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use robotstxt_runtime::adapter::check::{check, CheckFinding, CheckStatus};
 use robotstxt_runtime::adapter::{self, Limits};
+use robotstxt_suite::visible;
 
 use super::error::print;
 use super::select::{split_command, AdapterArgs};
@@ -53,8 +54,14 @@ pub fn execute(
     let manifests = select.manifests(false)?;
     let (argv, manifest, shown) = match manifests.first() {
         Some(adapter) => {
-            if let Err(why) = adapter::prepare(adapter, &mut |line| eprintln!("  {line}")) {
-                eprintln!("{}: cannot run: {why}", adapter.name());
+            let mut print = |line: &str| eprintln!("  {}", visible::shown(line));
+            if let Err(why) = adapter::prepare(adapter, &mut print) {
+                let why = why.to_string();
+                eprintln!(
+                    "{}: cannot run: {}",
+                    visible::shown(adapter.name()),
+                    visible::shown(&why)
+                );
                 return Ok(Exit::Unavailable);
             }
             (

@@ -132,11 +132,13 @@ pub fn invocation() -> String {
 
 /// A line of progress (an install starting or ending) above `bar` on a terminal, or on stderr
 /// when the bar is hidden (stderr is not a terminal): indicatif drops the lines of a hidden bar,
-/// and a CI log must show them too.
+/// and a CI log must show them too. The line names adapters and quotes their setup steps:
+/// outside text, shown visibly.
 pub fn progress_line(bar: &indicatif::ProgressBar, line: &str) {
+    let line = robotstxt_suite::visible::shown(line);
     if bar.is_hidden() {
         eprintln!("{line}");
     } else {
-        bar.println(line);
+        bar.println(line.as_ref());
     }
 }

@@ -181,7 +181,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             (Some(_), true) => format!("{} decided passed (broke down part way)", total.shown()),
             (None, _) => format!("{} decided passed", total.shown()),
         };
-        eprintln!("{:<24} {}", adapter.handshake.name, shown(&status));
+        eprintln!("{:<24} {}", shown(&adapter.handshake.name), shown(&status));
     }
     eprintln!("wrote {} files into {}", written.len(), out.display());
     if !args.update_expectations {
@@ -189,7 +189,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     }
     let mut exit = Exit::Ok;
     for ((adapter, file), read) in report.adapters.iter().zip(&files).zip(&previous) {
-        let name = &adapter.handshake.name;
+        let name = shown(&adapter.handshake.name);
         let Some(target) = file.clone() else {
             if adapter.handshake.parser == report::reference::PARSER {
                 continue;
@@ -213,7 +213,13 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             }
             None => None,
         };
-        super::gate::update(&target, previous, name, &report.cases, &adapter.claimed)?;
+        super::gate::update(
+            &target,
+            previous,
+            &adapter.handshake.name,
+            &report.cases,
+            &adapter.claimed,
+        )?;
     }
     Ok(exit)
 }

@@ -8,7 +8,7 @@ use robotstxt_runtime::adapter::{self, Adapter, Limits};
 use robotstxt_runtime::cache::{self, Places};
 use robotstxt_runtime::lifecycle::Lifecycle;
 use robotstxt_runtime::suite;
-use robotstxt_suite::embedded;
+use robotstxt_suite::{embedded, visible};
 use robotstxt_test::limits::{self, SecondsError};
 use robotstxt_test::report::About;
 
@@ -161,7 +161,11 @@ impl AdapterArgs {
                     for (adapter, availability) in all.into_iter().zip(availabilities) {
                         match availability {
                             adapter::Availability::Unavailable(why) if only_available => {
-                                eprintln!("note: skipping {}: {why}", adapter.name());
+                                eprintln!(
+                                    "note: skipping {}: {}",
+                                    visible::shown(adapter.name()),
+                                    visible::shown(&why.to_string())
+                                );
                             }
                             _ => chosen.push(adapter),
                         }

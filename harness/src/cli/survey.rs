@@ -121,11 +121,21 @@ fn as_written(survey: &Survey, hosts: Hosts) -> std::borrow::Cow<'_, Survey> {
 pub fn execute(mut args: Args) -> Result<Exit, Error> {
     if let Some(Action::Merge { files, out, hosts }) = args.action {
         let out = out.unwrap_or_else(corpus::reports_folder);
-        let surveys = files
-            .iter()
-            .map(|f| Ok((Outside::new(f.display().to_string()), write::read(f)?)))
-            .collect::<Result<Vec<_>, Error>>()?;
-        let merged = merge_named(surveys)?;
+        // One shard read at a time and added: what a merge holds is the sum so far and one
+        // shard, however many shards there are.
+        let mut unread = None;
+        let surveys = files.iter().map_while(|f| match write::read(f) {
+            Ok(survey) => Some((Outside::new(f.display().to_string()), survey)),
+            Err(e) => {
+                unread = Some(e);
+                None
+            }
+        });
+        let merged = merge_named(surveys);
+        if let Some(e) = unread {
+            return Err(e.into());
+        }
+        let merged = merged?;
         write::write(&as_written(&merged, hosts), &out)?;
         print(&format!("{}wrote {}\n", summary(&merged), written(&out)))?;
         return Ok(unreadable(&merged).unwrap_or(Exit::Ok));
@@ -202,9 +212,13 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             .iter()
             .map(|o| format!("{} ({} bytes)", shown_line(&o.name), o.bytes))
             .collect();
+        let more = match result.oversized_unnamed {
+            0 => String::new(),
+            n => format!(", and {n} more not named"),
+        };
         eprintln!(
-            "skipped {} file(s) larger than {MAX_SURVEY_FILE} bytes: {}",
-            result.oversized.len(),
+            "skipped {} file(s) larger than {MAX_SURVEY_FILE} bytes: {}{more}",
+            (result.oversized.len() as u64).saturating_add(result.oversized_unnamed),
             names.join(", ")
         );
     }
@@ -219,7 +233,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         if let Some(why) = engine.unavailable() {
             eprintln!(
                 "{}: unavailable or broken: {}",
-                engine.handshake().name,
+                shown_line(&engine.handshake().name),
                 why
             );
             exit = Exit::Unavailable;

@@ -1,18 +1,27 @@
 //! Reading a results file for `diff`: a report's `results.json`, or what `run --format json`
 //! prints (one document, or an array of them for several engines). Files written before results
 //! carried a suite version and digests still read; they are compared check by check on ids alone.
+//!
+//! A results file may be large (a report of every adapter is about 11 MB; the cap is 256 MiB),
+//! and `report --history` reads one per report kept. So it is screened a piece at a time and
+//! deserialized as a stream, straight into what `diff` keeps: an answer and an outcome as one
+//! byte each, every other field read past. What a file takes is about what its check ids take,
+//! never its text, nor a tree of its values.
 
 use std::collections::HashMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 
 use robotstxt_reference::Verdict;
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::expectations::{Entry, ExpectationFile};
-use robotstxt_suite::input::{Format, Input};
+use robotstxt_suite::input::screened_json_stream;
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::run::Outcome;
+use robotstxt_suite::visible::shown_line;
 
 use super::{AdapterResults, CheckState, RunAnswer};
 
@@ -36,13 +45,15 @@ impl ResultsFile {
         self.adapters.iter().find(|a| a.name == name)
     }
 
-    /// `suite 1.0.0, corpus sha256:1a2b3c4d5e6f`, or what the file does not say.
+    /// `suite 1.0.0, corpus sha256:1a2b3c4d5e6f`, or what the file does not say. Both are the
+    /// file's words: shown on one line, visibly (a line feed in a version once forged a line).
     pub fn corpus_shown(&self) -> String {
-        let version = self.suite_version.as_deref().unwrap_or("not recorded");
+        let version = shown_line(self.suite_version.as_deref().unwrap_or("not recorded"));
         let digest = (self.corpus_digest.as_deref())
             .map(|d| {
                 let hex = d.strip_prefix("sha256:").unwrap_or(d);
-                format!("sha256:{}", &hex[..hex.len().min(12)])
+                let short: String = hex.chars().take(12).collect();
+                format!("sha256:{}", shown_line(&short))
             })
             .unwrap_or_else(|| "not recorded".to_owned());
         format!("suite {version}, corpus {digest}")
@@ -63,23 +74,117 @@ pub enum ResultsLoadError {
     },
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
+/// A results file as read: an array of runs, or one object with the fields of a report or of a
+/// run (which it is is decided once it is read, by the fields it has). Deserialized by hand from
+/// the first token, so that nothing is buffered to try one shape and then another.
 enum Raw {
-    Report(RawReport),
-    Run(RawRun),
+    Object(Box<RawObject>),
     Runs(Vec<RawRun>),
 }
 
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Raw, D::Error> {
+        struct Top;
+        impl<'de> Visitor<'de> for Top {
+            type Value = Raw;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a report or a run (an object), or an array of runs")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Raw, A::Error> {
+                let mut runs = Vec::new();
+                while let Some(run) = seq.next_element()? {
+                    runs.push(run);
+                }
+                Ok(Raw::Runs(runs))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Raw, A::Error> {
+                let object = RawObject::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(Raw::Object(Box::new(object)))
+            }
+        }
+        deserializer.deserialize_any(Top)
+    }
+}
+
+/// The fields of a report and of a run, each optional: which are there says which it is.
 #[derive(Deserialize)]
+struct RawObject {
+    schema: Option<IgnoredAny>,
+    suite_version: Option<String>,
+    corpus_digest: Option<String>,
+    date: Option<String>,
+    cases: Option<Vec<RawCase>>,
+    adapters: Option<Vec<RawReportAdapter>>,
+    adapter: Option<String>,
+    handshake: Option<RawHandshake>,
+    results: Option<Vec<RawRow>>,
+}
+
 struct RawReport {
-    #[allow(dead_code)]
-    schema: u32,
     suite_version: Option<String>,
     corpus_digest: Option<String>,
     date: Option<String>,
     cases: Vec<RawCase>,
     adapters: Vec<RawReportAdapter>,
+}
+
+impl RawObject {
+    /// A report or a run, by the fields it has.
+    fn into_raw(self) -> Option<Result<RawReport, RawRun>> {
+        match self {
+            RawObject {
+                schema: Some(_),
+                cases: Some(cases),
+                adapters: Some(adapters),
+                suite_version,
+                corpus_digest,
+                date,
+                ..
+            } => Some(Ok(RawReport {
+                suite_version,
+                corpus_digest,
+                date,
+                cases,
+                adapters,
+            })),
+            RawObject {
+                adapter: Some(adapter),
+                handshake: Some(handshake),
+                results: Some(results),
+                suite_version,
+                corpus_digest,
+                ..
+            } => Some(Err(RawRun {
+                adapter,
+                suite_version,
+                corpus_digest,
+                handshake,
+                results,
+            })),
+            _ => None,
+        }
+    }
+}
+
+/// An answer as a results file writes it: `allowed`, `disallowed`, or anything else (no
+/// verdict), kept as one byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum RawAnswer {
+    Allowed,
+    Disallowed,
+    #[serde(other)]
+    Other,
+}
+
+impl RawAnswer {
+    fn verdict(self) -> Option<Verdict> {
+        match self {
+            RawAnswer::Allowed => Some(Verdict::Allowed),
+            RawAnswer::Disallowed => Some(Verdict::Disallowed),
+            RawAnswer::Other => None,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -109,9 +214,15 @@ struct RawReportAdapter {
 #[derive(Deserialize)]
 struct RawReportCheck {
     id: String,
-    answer: String,
-    outcome: HashMap<String, Outcome>,
+    answer: RawAnswer,
+    outcome: RawOutcomes,
     cause: Option<Cause>,
+}
+
+/// A report check's outcome under each profile: only the claimed one is kept.
+#[derive(Deserialize)]
+struct RawOutcomes {
+    claimed: Option<Outcome>,
 }
 
 #[derive(Deserialize)]
@@ -128,46 +239,54 @@ struct RawRow {
     case: String,
     check: usize,
     digest: Option<String>,
-    actual: Option<String>,
+    actual: Option<RawAnswer>,
     outcome: Outcome,
     cause: Option<Cause>,
 }
 
 /// Reads the results file at `path`.
 pub fn load(path: &Path) -> Result<ResultsFile, ResultsLoadError> {
-    let input = Input::read(path, Format::Json, RESULTS_JSON)?;
     let shape = |line: usize, message: String| ResultsLoadError::Shape {
         path: path.to_owned(),
         line,
         message,
     };
-    // Parsed once as a value to locate syntax errors by line, then by shape.
-    let value: serde_json::Value = input
-        .parse()
-        .map_err(|e: LocatedError| shape(e.line.unwrap_or(1), e.message))?;
-    let raw: Raw = serde_json::from_value(value).map_err(|_| {
+    let located = |e: serde_json::Error| {
+        let mut message = e.to_string();
+        // serde_json appends " at line L column C"; the line is shown in front instead.
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        if let Some(stripped) = message.strip_suffix(&suffix) {
+            message = format!("column {}: {stripped}", e.column());
+        }
+        shape(e.line().max(1), message)
+    };
+    let raw: Raw = match serde_json::from_reader(screened_json_stream(path, RESULTS_JSON)?) {
+        Ok(raw) => raw,
+        Err(e) => {
+            // A syntax error is named where it is, even past a field of the wrong type.
+            let syntax =
+                serde_json::from_reader::<_, IgnoredAny>(screened_json_stream(path, RESULTS_JSON)?)
+                    .err();
+            return Err(located(syntax.unwrap_or(e)));
+        }
+    };
+    let neither = || {
         shape(
             1,
             "neither a report (`schema`, `cases`, `adapters`) nor a run (`adapter`, `handshake`, \
              `results`) with the fields `diff` needs"
                 .to_owned(),
         )
-    })?;
+    };
     let file = match raw {
-        Raw::Report(report) => from_report(report, path).map_err(|m| shape(1, m))?,
-        Raw::Run(run) => from_runs(vec![run], path),
+        Raw::Object(object) => match object.into_raw().ok_or_else(neither)? {
+            Ok(report) => from_report(report, path).map_err(|m| shape(1, m))?,
+            Err(run) => from_runs(vec![run], path),
+        },
         Raw::Runs(runs) if !runs.is_empty() => from_runs(runs, path),
         Raw::Runs(_) => return Err(shape(1, "an empty array: no run in it".to_owned())),
     };
     Ok(file)
-}
-
-fn verdict(text: Option<&str>) -> Option<Verdict> {
-    match text {
-        Some("allowed") => Some(Verdict::Allowed),
-        Some("disallowed") => Some(Verdict::Disallowed),
-        _ => None,
-    }
 }
 
 fn from_report(report: RawReport, path: &Path) -> Result<ResultsFile, String> {
@@ -179,17 +298,18 @@ fn from_report(report: RawReport, path: &Path) -> Result<ResultsFile, String> {
     for adapter in report.adapters {
         let mut checks = Vec::with_capacity(adapter.checks.len());
         for check in adapter.checks {
-            let outcome = *check.outcome.get("claimed").ok_or_else(|| {
+            let outcome = check.outcome.claimed.ok_or_else(|| {
                 format!(
                     "adapter `{}`, check `{}`: no `claimed` outcome",
-                    adapter.name, check.id
+                    shown_line(&adapter.name),
+                    shown_line(&check.id)
                 )
             })?;
             checks.push(CheckState {
                 digest: digests.get(&check.id).cloned().flatten(),
                 answer: RunAnswer {
                     outcome,
-                    verdict: verdict(Some(&check.answer)),
+                    verdict: check.answer.verdict(),
                 },
                 cause: check.cause,
                 id: check.id,
@@ -225,7 +345,7 @@ fn from_runs(runs: Vec<RawRun>, path: &Path) -> ResultsFile {
                     digest: row.digest,
                     answer: RunAnswer {
                         outcome: row.outcome,
-                        verdict: verdict(row.actual.as_deref()),
+                        verdict: row.actual.and_then(RawAnswer::verdict),
                     },
                     cause: row.cause,
                 })

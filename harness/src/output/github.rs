@@ -126,9 +126,11 @@ fn command(out: &mut String, level: &str, file: Option<&str>, line: Option<usize
 }
 
 /// A command's message: `%`, CR and LF escaped, so that nothing in it can end the command or
-/// start another (an adapter's name or error text is outside text).
+/// start another (an adapter's name or error text is outside text); its controls shown visibly,
+/// and a legacy `##[` command written `#\#[`.
 fn data(text: &str) -> String {
-    text.replace('%', "%25")
+    robotstxt_suite::visible::shown(text)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -154,7 +156,10 @@ mod tests {
         );
         assert_eq!(
             out,
-            "::error file=a%2Cb%3Ac.yaml,line=7,title=robotstxt-test::x%0A::error::injected 100%25\n"
+            "::error file=a%2Cb%3Ac.yaml,line=7,title=robotstxt-test::x%0A\\::error::injected 100%25\n"
         );
+        let mut out = String::new();
+        command(&mut out, "error", None, None, "p##[error]X: \x1b[2J");
+        assert_eq!(out, "::error title=robotstxt-test::p#\\#[error]X: ␛[2J\n");
     }
 }

@@ -74,7 +74,13 @@ pub fn check(folder: &Path) -> Result<(), HistoryError> {
         })
 }
 
-/// Every results file kept in `folder`, oldest first (by name, which starts with the date).
+/// Reports drawn over time: the newest this many kept in the folder (the older files stay).
+pub const MAX_HISTORY: usize = 100;
+
+/// The newest [`MAX_HISTORY`] results files kept in `folder`, oldest first (by name, which starts
+/// with the date), each read one at a time and reduced to what the charts over time draw
+/// ([`for_chart`]): what the history takes is bounded by the number of reports drawn, not by
+/// how many are kept or how large they are.
 pub fn read(folder: &Path) -> Result<Vec<ResultsFile>, HistoryError> {
     let entries = std::fs::read_dir(folder).map_err(|source| HistoryError::Folder {
         path: folder.to_owned(),
@@ -91,10 +97,27 @@ pub fn read(folder: &Path) -> Result<Vec<ResultsFile>, HistoryError> {
         })
         .collect();
     paths.sort();
-    Ok(paths
+    let newest = &paths[paths.len().saturating_sub(MAX_HISTORY)..];
+    Ok(newest
         .iter()
-        .map(|p| diff::load(p))
+        .map(|p| diff::load(p).map(for_chart))
         .collect::<Result<Vec<_>, _>>()?)
+}
+
+/// What a chart over time uses of a kept report: its date, and each adapter's scored outcomes
+/// (its score). The checks' ids, digests and causes are dropped, and the checks not scored: a
+/// kept report then takes a few bytes per scored check, not its file's worth.
+pub fn for_chart(mut file: ResultsFile) -> ResultsFile {
+    for adapter in &mut file.adapters {
+        adapter.checks.retain(|c| c.answer.outcome.is_scored());
+        for check in &mut adapter.checks {
+            check.id = String::new();
+            check.digest = None;
+            check.cause = None;
+        }
+        adapter.checks.shrink_to_fit();
+    }
+    file
 }
 
 #[cfg(test)]
@@ -112,5 +135,46 @@ mod tests {
             Some("2026-11-26-suite-1.0.0-changes.json")
         );
         assert_eq!(file_name("yesterday", "1.0.0"), None);
+    }
+
+    #[test]
+    fn a_kept_report_keeps_its_scores_alone() {
+        use crate::diff::{AdapterResults, CheckState, RunAnswer};
+        use robotstxt_suite::run::Outcome;
+        let check = |id: &str, outcome| CheckState {
+            id: id.to_owned(),
+            digest: Some("d".repeat(16)),
+            answer: RunAnswer {
+                outcome,
+                verdict: None,
+            },
+            cause: None,
+        };
+        let adapter = AdapterResults {
+            name: "a".to_owned(),
+            version: "1".to_owned(),
+            has_data: true,
+            checks: vec![
+                check("c/1#0", Outcome::Pass),
+                check("c/2#0", Outcome::Fail),
+                check("c/3#0", Outcome::Skipped),
+                check("c/4#0", Outcome::Pass),
+            ],
+        };
+        let file = ResultsFile {
+            path: "x.json".into(),
+            suite_version: None,
+            corpus_digest: None,
+            date: Some("2026-11-28".to_owned()),
+            adapters: vec![adapter],
+        };
+        let score = file.adapters[0].score();
+        let kept = for_chart(file);
+        assert_eq!(kept.adapters[0].score(), score);
+        assert!(score.is_some());
+        assert!(kept.adapters[0]
+            .checks
+            .iter()
+            .all(|c| c.id.is_empty() && c.digest.is_none()));
     }
 }

@@ -11,6 +11,11 @@ Modes:
   named-survey   says its name is `survey`, the name of a page kept in the reports folder
   escape-hello   says its name and version with ESC sequences, BEL and U+202E in them
   stderr-escapes writes ESC sequences and U+202E to stderr, then exits on every check
+  runner-error   answers every check with an error whose lines are CI runner commands (`::error`,
+                 `::add-mask::`, `::stop-commands::`, `##[error]`) and terminal escapes (ESC,
+                 BEL, U+202E), and writes them to stderr
+  runner-crash   writes those lines to stderr, then exits on every check
+  runner-name    says its name is `p##[error]X` and its version `::error::v`
   disagree-then-break
                  answers "disallowed" to everything (so fuzzing finds disagreements), and once it
                  has answered 60 checks in all (counted across restarts), exits on every check
@@ -60,6 +65,9 @@ if MODE == "slow":
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     note_pid(busy.pid)
 
+RUNNER = ("x\n::error::forged\n  ::add-mask::secret\n::stop-commands::tok\n##[error]legacy"
+          " p##[warning]X\n\x1b]0;owned\x07 \u202egnp.exe \x1b[2J\n")
+
 answered = 0
 for line in sys.stdin:
     request = json.loads(line)
@@ -68,6 +76,9 @@ for line in sys.stdin:
         version = "1"
         if MODE == "named-survey":
             name = "survey"
+        if MODE == "runner-name":
+            name = "p##[error]X"
+            version = "::error::v"
         if MODE == "escape-hello":
             name = "x\x1b]0;owned\x07\r\x1b[K"
             version = "1\u202egnp.exe"
@@ -85,6 +96,14 @@ for line in sys.stdin:
         answer({"id": rid, "error": {"trace": ["x" * 1000] * 2000}})
     elif MODE == "escapes":
         answer({"id": rid, "error": "bad \x1b[2J\x1b]0;owned\x07 \u202egnp.exe"})
+    elif MODE == "runner-error":
+        sys.stderr.write(RUNNER)
+        sys.stderr.flush()
+        answer({"id": rid, "error": RUNNER})
+    elif MODE == "runner-crash":
+        sys.stderr.write(RUNNER)
+        sys.stderr.flush()
+        os._exit(3)
     elif MODE == "stderr-escapes":
         sys.stderr.write("boom \x1b[2J\x1b]0;owned\x07\r\x1b[K \u202egnp.exe\n")
         sys.stderr.flush()

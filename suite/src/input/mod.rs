@@ -17,6 +17,7 @@
 //! deserializes a file and asserts that each goes through this module.
 
 pub mod json;
+pub mod lines;
 pub mod yaml;
 
 use std::fs::File;
@@ -134,6 +135,49 @@ pub fn read_capped(stream: impl Read, cap: u64) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::TooLong { cap, size: None });
     }
     Ok(bytes)
+}
+
+/// The regular file at `path`, screened whole as JSON under `bounds` a piece at a time (never
+/// held whole), then opened again at its start for a deserializer that reads it as a stream: for
+/// a file whose text is too large to hold beside what it deserializes to (a results file of
+/// every adapter). Errors name the file, the line and the column, as [`Input::read`] does.
+pub fn screened_json_stream(
+    path: &Path,
+    bounds: Bounds,
+) -> Result<io::BufReader<io::Take<File>>, LocatedError> {
+    use std::io::Seek;
+    let cannot = |e: ReadError| LocatedError::new(path, Some(1), format!("cannot read: {e}"));
+    let mut file = open_regular(path).map_err(cannot)?;
+    let size = file.metadata().map_err(|e| cannot(e.into()))?.len();
+    if size > bounds.max_bytes {
+        return Err(cannot(ReadError::TooLong {
+            cap: bounds.max_bytes,
+            size: Some(size),
+        }));
+    }
+    let located = |refusal: InputRefusal| LocatedError {
+        file: path.to_owned(),
+        line: Some(refusal.line),
+        column: Some(refusal.column),
+        message: refusal.message,
+    };
+    let mut screen = json::StreamScreen::new(bounds);
+    let mut piece = vec![0u8; 64 << 10];
+    let mut left = bounds.max_bytes;
+    while left > 0 {
+        let n = (&mut file)
+            .take(left.min(piece.len() as u64))
+            .read(&mut piece)
+            .map_err(|e| cannot(e.into()))?;
+        if n == 0 {
+            break;
+        }
+        left -= n as u64;
+        screen.feed(&piece[..n]).map_err(located)?;
+    }
+    screen.finish().map_err(located)?;
+    file.rewind().map_err(|e| cannot(e.into()))?;
+    Ok(io::BufReader::new(file.take(bounds.max_bytes)))
 }
 
 /// A file's text that passed its format's screen, ready to deserialize.

@@ -1,0 +1,13 @@
+//! Any bytes through the case file reader, within its memory budget: the checks live in
+//! `robotstxt_fuzz::readers::case_file`, the budget in `robotstxt_fuzz::readers::case_file_budget`.
+#![no_main]
+
+#[path = "budget.rs"]
+mod budget;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    let limit = robotstxt_fuzz::readers::case_file_budget(data.len());
+    budget::within("case_file", limit, || {
+        robotstxt_fuzz::readers::case_file(data)
+    });
+});
