@@ -14,6 +14,7 @@
 
 pub mod badges;
 pub mod chart;
+pub mod crawlers;
 pub mod history;
 pub mod html;
 pub mod json;
@@ -53,6 +54,8 @@ pub struct Report {
     pub date: String,
     pub cases: Vec<Case>,
     pub adapters: Vec<AdapterRun>,
+    /// The carried crawlers over the access cases, when the report ran them.
+    pub crawl: Option<robotstxt_crawl::app::CrawlReport>,
     /// Earlier results kept with `report --history DIR`, oldest first (this report's own
     /// results among them), for the charts over time.
     pub history: Vec<crate::diff::ResultsFile>,
@@ -270,12 +273,14 @@ fn iso8601(moment: jiff::Timestamp) -> String {
 /// Returns the files written.
 pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
     let names = markdown::page_names(&report.adapters);
+    let crawl = report.crawl.as_ref();
+    let readme = markdown::readme(report, &names) + &crawlers::readme_section(crawl);
     let mut files: Vec<(String, Vec<u8>)> = vec![
+        ("README.md".to_owned(), readme.into_bytes()),
         (
-            "README.md".to_owned(),
-            markdown::readme(report, &names).into_bytes(),
+            "index.html".to_owned(),
+            crawlers::into_page(html::page(report), crawl).into_bytes(),
         ),
-        ("index.html".to_owned(), html::page(report).into_bytes()),
         (
             "results.json".to_owned(),
             // The exact texts, with bidi controls written as JSON escapes.
@@ -288,6 +293,7 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
         files.push((format!("{name}.md"), page.into_bytes()));
     }
     files.extend(badges::files(&report.adapters, &names));
+    files.extend(crawl.map(crawlers::files).unwrap_or_default());
     for pair in versions::pairs(report) {
         let page = markdown::step_page(report, &pair);
         files.push((format!("diffs/{}", pair.page(report)), page.into_bytes()));
