@@ -20,6 +20,11 @@ use super::{Error, Exit};
 /// runs every adapter in the adapters folder; one that cannot run is shown as "no data" with the
 /// reason. Every file is replaced atomically, so a failed run leaves the previous reports intact.
 ///
+/// A report of every adapter also runs every carried crawler that can run here over the access
+/// cases, beside the adapters: a section in README.md and index.html, crawlers.md, a page per
+/// crawler under crawlers/ (every failure with the site's request log), crawl-results.json, and
+/// the crawlers in results.json.
+///
 /// With --update-expectations, the same run also rewrites every adapter's expectations.yaml
 /// (keeping reasons), so one command regenerates everything after a corpus change.
 ///
