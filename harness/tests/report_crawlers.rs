@@ -1,9 +1,13 @@
 //! `report` with crawlers: a crawler folder of the small crawler of known behaviours
 //! (`crawl/tests/fixtures/fake_crawler.py`), reported beside the reference; then the same
-//! crawler behaving worse, which `diff` of the two `results.json` shows as broken checks.
+//! crawler behaving worse, which `diff` of the two `results.json` shows as broken checks; and
+//! Ctrl-C while the crawlers run beside the adapters.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use rustix::process::{kill_process, Pid, Signal};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -116,5 +120,62 @@ fn the_report_shows_each_crawler_and_diff_shows_a_crawler_that_got_worse() {
     assert!(
         shown.contains("access/faults/stall-past-the-timeout#0: pass → fail"),
         "{shown}"
+    );
+}
+
+/// Processes whose environment carries a crawler mark handed out by the harness `pid`.
+fn marked_by(pid: u32) -> Vec<u32> {
+    let prefix = format!("ROBOTSTXT_CRAWL_MARK={pid}-");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(n) = (entry.file_name().to_str()).and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let environ = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        if (environ.split(|b| *b == 0)).any(|v| v.starts_with(prefix.as_bytes())) {
+            found.push(n);
+        }
+    }
+    found
+}
+
+#[test]
+fn ctrl_c_during_a_report_leaves_no_crawler_behind_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut harness = Command::new(env!("CARGO_BIN_EXE_robotstxt-test"))
+        .current_dir(root())
+        .args(["report", "--adapter", "reference", "--crawler", "fake"])
+        .arg("--crawlers")
+        .arg(crawlers_folder(dir.path(), "hang"))
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = harness.id();
+    let started = Instant::now();
+    while marked_by(pid).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no crawler ever started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    kill_process(Pid::from_raw(pid as i32).unwrap(), Signal::INT).unwrap();
+    let status = harness.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    std::thread::sleep(Duration::from_millis(200));
+    let left = marked_by(pid);
+    // Not left running by the test either, whatever it finds.
+    for leftover in &left {
+        let _ = kill_process(Pid::from_raw(*leftover as i32).unwrap(), Signal::KILL);
+    }
+    assert_eq!(left, Vec::<u32>::new());
+    assert!(
+        !out.exists(),
+        "a report interrupted wrote {}",
+        out.display()
     );
 }

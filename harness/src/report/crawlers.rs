@@ -181,7 +181,12 @@ fn html_section(crawl: Option<&CrawlReport>) -> String {
         return String::new();
     };
     let mut out = String::from(
-        "<section id=\"crawlers\"><h2>Crawlers in the loop</h2>\n<p class=\"hint\">What real \
+        "<section id=\"crawlers\"><style>\
+         #crawler-totals td, #crawler-totals th { border: 1px solid #ddd; padding: 2px 6px; \
+         text-align: right; white-space: nowrap; } #crawler-totals .l { text-align: left; } \
+         #crawlers pre { background: #fafafa; border: 1px solid #ddd; padding: .5em; \
+         overflow-x: auto; font-size: 12px; } #crawlers summary { cursor: pointer; }</style>\n\
+         <h2>Crawlers in the loop</h2>\n<p class=\"hint\">What real \
          crawlers fetch around robots.txt: the access cases (<code>cases/access/</code>) against \
          every carried crawler, a loopback site and a fresh crawler process per case. A cell is \
          scored checks passed / scored, under the profile named; a case whose control page the \
