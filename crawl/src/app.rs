@@ -282,7 +282,7 @@ pub struct GatherOptions {
 }
 
 /// Cases run at once by `report`, over every crawler: most of a case is spent waiting on a
-/// stall or a crawler's timeout, so this many overlap on two cores without slowing each other.
+/// stall or a crawler's timeout, so they overlap well beyond the number of cores.
 pub const REPORT_JOBS: usize = 16;
 
 /// Every crawler of `options` over the default access cases, all at once: for `report`, which
