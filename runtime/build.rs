@@ -1,9 +1,10 @@
-//! Gathers the adapters the binary carries (every adapter folder, the workspace's manifest and
-//! lock file) into `$OUT_DIR/suite`, where `include_dir!` embeds it. The case corpus is
+//! Gathers the adapters and crawlers the binary carries (every adapter folder, every crawler
+//! folder, the workspace's manifest and lock file) into `$OUT_DIR/suite`, where `include_dir!`
+//! embeds it. The case corpus is
 //! `robotstxt-suite`'s, which embeds it and records the suite's commit.
 //!
 //! In a checkout (a build from a path or a git URL) the files come from the workspace:
-//! `../adapters`, `../Cargo.toml`, `../Cargo.lock`. A crate packaged for crates.io has no
+//! `../adapters`, `../crawlers`, `../Cargo.toml`, `../Cargo.lock`. A crate packaged for crates.io has no
 //! workspace around it; it carries the same files under `embedded/`, where they are symbolic
 //! links into the workspace that `cargo package` follows. `cargo package` leaves out folders
 //! holding a `Cargo.toml` (they are packages of their own), so the adapters that are Cargo
@@ -31,15 +32,17 @@ fn main() {
             .all(|name| workspace.join(name).exists());
     if in_checkout {
         copy_tree(&workspace.join("adapters"), &out.join("adapters"));
+        copy_tree(&workspace.join("crawlers"), &out.join("crawlers"));
         copy_file(&workspace.join("Cargo.toml"), &out.join("workspace.toml"));
         copy_file(&workspace.join("Cargo.lock"), &out.join("Cargo.lock"));
-        for name in ["adapters", "Cargo.toml", "Cargo.lock"] {
+        for name in ["adapters", "crawlers", "Cargo.toml", "Cargo.lock"] {
             println!("cargo:rerun-if-changed={}", workspace.join(name).display());
         }
         warn_about_unlinked_cargo_adapters(&workspace.join("adapters"), &manifest_dir);
     } else {
         let embedded = manifest_dir.join("embedded");
         copy_tree(&embedded.join("adapters"), &out.join("adapters"));
+        copy_tree(&embedded.join("crawlers"), &out.join("crawlers"));
         for entry in read_dir(&embedded.join("cargo-adapters")) {
             copy_tree(
                 &entry,

@@ -137,12 +137,15 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The section on a whole `report` run, measured by running it (see its text), kept as the
-/// existing file has it: the bench does not run a report.
+/// The figures of whole `report` runs (with the crawlers beside the adapters, and the full
+/// report), measured by running `report` (see their text), kept as the existing file has them:
+/// the bench does not run a report.
 fn kept_report_section(out: &std::path::Path) -> String {
     let old = std::fs::read_to_string(out).unwrap_or_default();
-    old.find(REPORT_HEADING)
-        .map(|at| format!("\n{}", &old[at..]))
+    [CRAWL_REPORT_HEADING, REPORT_HEADING]
+        .iter()
+        .find_map(|heading| old.find(heading))
+        .map(|at| format!("\n{}", old[at..].trim_end()) + "\n")
         .unwrap_or_default()
 }
 
@@ -164,17 +167,19 @@ fn crawl_only(args: &Args) -> anyhow::Result<()> {
 }
 
 const CRAWL_HEADING: &str = "## 5. Crawlers in the loop";
+const CRAWL_REPORT_HEADING: &str = "### `report` with the crawlers";
 
 fn write_crawling(report: &mut String, f: &crawling::CrawlFigure) {
     let _ = writeln!(
         report,
         "{CRAWL_HEADING}\n\n`crawl --crawler all`: the {} access cases ({} checks) against every carried \
-         crawler that runs here, one crawler after another, {} cases at a time (a fresh process and a \
-         loopback site per case; a stall waits out the crawler's 3 s timeout, a crawler that hangs \
-         is stopped at 40 s).\n\n| crawler | seconds | cases with data |\n|---|---:|---:|",
+         crawler that runs here, the crawlers side by side, {} cases at a time over all of them (a fresh \
+         process and a loopback site per case; a stall waits out the crawler's 3 s timeout, a \
+         crawler that hangs is stopped at 40 s). A crawler's seconds are from the start of the \
+         crawl until its last case ended.\n\n| crawler | seconds | cases with data |\n|---|---:|---:|",
         f.cases,
         f.checks,
-        4
+        crawling::JOBS
     );
     for (name, took, data) in &f.crawlers {
         let _ = writeln!(

@@ -3,11 +3,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use robotstxt_reference::Profile;
 use robotstxt_runtime::adapter::install::{self, Availability};
-use robotstxt_runtime::cache::Places;
-use robotstxt_runtime::suite::current_checkout;
+use robotstxt_runtime::cache::{self, Places};
+use robotstxt_runtime::suite::{self, current_checkout};
 use robotstxt_suite::located::LocatedError;
 
 use crate::case::{self, AccessCase};
@@ -15,7 +16,7 @@ use crate::command::CommandTemplate;
 use crate::crawler::{load_all, Carried};
 use crate::expectations::{judge, Expectations};
 use crate::output::{self, CrawlFormat};
-use crate::runner::{run_crawler, CrawlerRun, CrawlerUnderTest};
+use crate::runner::{run_crawlers, CrawlerRun, CrawlerUnderTest};
 use crate::session::CaseBounds;
 
 /// Exit codes, as `run` uses them.
@@ -39,8 +40,11 @@ pub struct CrawlOptions {
     pub update_expectations: Option<PathBuf>,
     pub bounds: CaseBounds,
     pub jobs: usize,
-    /// The crawlers folder; default the checkout's `crawlers/`.
+    /// The crawlers folder; default the checkout's `crawlers/`, else the ones the binary carries.
     pub crawlers_dir: Option<PathBuf>,
+    /// Where crawlers install outside a checkout (`--cache-dir`); default the platform's cache
+    /// folder.
+    pub cache_dir: Option<PathBuf>,
     /// Write the published pages (`crawlers.md`, `crawlers/<name>.md`, `crawl-results.json`) here.
     pub pages: Option<PathBuf>,
 }
@@ -96,32 +100,59 @@ pub fn load_cases(paths: &[PathBuf]) -> Result<Vec<AccessCase>, AppError> {
     Ok(cases)
 }
 
-/// The carried crawlers and where they install.
-pub fn carried(dir: Option<&Path>) -> Result<Vec<Carried>, AppError> {
+/// The carried crawlers and where they install: the folder `dir` names, else the checkout's
+/// `crawlers/`, else the copy this binary carries, written into the cache folder beside the
+/// carried adapters (`cache_dir`, else the platform's). Says once on stderr which.
+pub fn carried(dir: Option<&Path>, cache_dir: Option<&Path>) -> Result<Vec<Carried>, AppError> {
     let checkout = current_checkout();
-    let root = match (dir, &checkout) {
-        (Some(dir), _) => dir.to_owned(),
-        (None, Some(root)) => root.join("crawlers"),
+    let places_for = |workspace: &Path| match (cache_dir, &checkout) {
+        (None, Some(_)) => Ok(Places::checkout(workspace)),
+        (explicit, _) => cache_root(explicit).map(|c| Places::in_cache(&c, workspace, false)),
+    };
+    let (root, places, adapters) = match (dir, &checkout) {
+        (Some(dir), _) => {
+            // Absolute: a crawler runs in a folder of its own, and `{dir}` must still find its
+            // scripts.
+            let root = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
+            let workspace = checkout.clone().unwrap_or_else(|| root.join(".."));
+            (root, places_for(&workspace)?, workspace.join("adapters"))
+        }
+        (None, Some(workspace)) => (
+            workspace.join("crawlers"),
+            places_for(workspace)?,
+            workspace.join("adapters"),
+        ),
         (None, None) => {
-            return Err(AppError::Usage(
-                "the carried crawlers are read from a checkout of robotstxt-test: run inside one, or name the folder with --crawlers DIR".to_owned(),
-            ))
+            let cache = cache_root(cache_dir)?;
+            let materialised = suite::materialise(&cache)
+                .map_err(|e| AppError::Usage(format!("the carried crawlers: {e}")))?;
+            (
+                materialised.join("crawlers"),
+                Places::in_cache(&cache, &materialised, true),
+                materialised.join("adapters"),
+            )
         }
     };
-    // Absolute: a crawler runs in a folder of its own, and `{dir}` must still find its scripts.
-    let root = std::fs::canonicalize(&root).unwrap_or(root);
-    let workspace = checkout.clone().unwrap_or_else(|| root.join(".."));
-    let places = Places::checkout(&workspace);
-    load_all(&root, &places, &workspace.join("adapters")).map_err(|problems| AppError::Problems {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| eprintln!("crawlers: {}", root.display()));
+    load_all(&root, &places, &adapters).map_err(|problems| AppError::Problems {
         heading: format!("{} problem(s) in the crawler manifests", problems.len()),
         problems,
     })
 }
 
+fn cache_root(explicit: Option<&Path>) -> Result<PathBuf, AppError> {
+    cache::root(explicit).map_err(|e| AppError::Usage(e.to_string()))
+}
+
 /// `crawlers`: each carried crawler, its package, its parser, and whether it can run here.
-pub fn list(dir: Option<&Path>, out: &mut dyn Write) -> Result<u8, AppError> {
+pub fn list(
+    dir: Option<&Path>,
+    cache_dir: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<u8, AppError> {
     let mut text = String::new();
-    for crawler in carried(dir)? {
+    for crawler in carried(dir, cache_dir)? {
         let m = &crawler.manifest;
         let state = match install::availability(&crawler.install_as()) {
             Availability::Ready => "ready".to_owned(),
@@ -172,41 +203,138 @@ fn crawlers_under_test(options: &CrawlOptions) -> Result<(Vec<CrawlerUnderTest>,
             "name a crawler: --crawler NAME, --crawler all or --crawler-cmd CMD".to_owned(),
         ));
     }
-    let all = carried(options.crawlers_dir.as_deref())?;
-    let wanted: Vec<&Carried> = if options.crawlers.iter().any(|c| c == "all") {
-        all.iter().collect()
-    } else {
-        let mut wanted = Vec::new();
-        for name in &options.crawlers {
-            let found = all
-                .iter()
-                .find(|c| &c.manifest.name == name)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = all.iter().map(|c| c.manifest.name.as_str()).collect();
-                    AppError::Usage(format!(
-                        "no crawler `{name}`: the carried ones are {}",
-                        names.join(", ")
-                    ))
-                })?;
-            wanted.push(found);
-        }
-        wanted
-    };
-    let mut missing = false;
-    let mut ready = Vec::new();
+    let all = carried(
+        options.crawlers_dir.as_deref(),
+        options.cache_dir.as_deref(),
+    )?;
+    let wanted = select(&all, &options.crawlers)?;
+    let (ready, unavailable) = install_each(&wanted, options.profile, &|line| {
+        eprintln!("{}", robotstxt_suite::visible::shown(line))
+    });
+    for (name, why) in &unavailable {
+        eprintln!(
+            "{}: unavailable: {}",
+            robotstxt_suite::visible::shown(name),
+            robotstxt_suite::visible::shown(why)
+        );
+    }
+    Ok((ready, !unavailable.is_empty()))
+}
+
+/// The carried crawlers `names` name (`all` for every one), in the order of `all`.
+fn select<'a>(all: &'a [Carried], names: &[String]) -> Result<Vec<&'a Carried>, AppError> {
+    if names.iter().any(|c| c == "all") {
+        return Ok(all.iter().collect());
+    }
+    let mut wanted = Vec::new();
+    for name in names {
+        let found = all
+            .iter()
+            .find(|c| &c.manifest.name == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = all.iter().map(|c| c.manifest.name.as_str()).collect();
+                AppError::Usage(format!(
+                    "no crawler `{name}`: the carried ones are {}",
+                    names.join(", ")
+                ))
+            })?;
+        wanted.push(found);
+    }
+    Ok(wanted)
+}
+
+/// Installs each of `wanted` (through the runtime's install code, cache and lock), one after
+/// another; returns those ready to run, and the name of each that cannot run here with why.
+fn install_each(
+    wanted: &[&Carried],
+    profile: Option<Profile>,
+    say: &(dyn Fn(&str) + Sync),
+) -> (Vec<CrawlerUnderTest>, Vec<(String, String)>) {
+    let (mut ready, mut unavailable) = (Vec::new(), Vec::new());
     for crawler in wanted {
         let adapter = crawler.install_as();
-        match install::install(&adapter, false, &mut |line| {
-            eprintln!("{}", robotstxt_suite::visible::shown(line))
-        }) {
-            Ok(()) => ready.push(crawler.under_test(options.profile)),
-            Err(e) => {
-                eprintln!("{}: unavailable: {e}", crawler.manifest.name);
-                missing = true;
-            }
+        match install::install(&adapter, false, &mut |line| say(line)) {
+            Ok(()) => ready.push(crawler.under_test(profile)),
+            Err(e) => unavailable.push((crawler.manifest.name.clone(), e.to_string())),
         }
     }
-    Ok((ready, missing))
+    (ready, unavailable)
+}
+
+/// What `report` shows of the crawlers: every carried crawler that can run here over the access
+/// cases, and those that cannot, with why.
+#[derive(Debug, Clone)]
+pub struct CrawlReport {
+    pub cases: Vec<AccessCase>,
+    /// The carried crawlers, run or not, for what the pages say about each.
+    pub carried: Vec<Carried>,
+    pub runs: Vec<CrawlerRun>,
+    /// Crawlers that could not run here: name, and why.
+    pub unavailable: Vec<(String, String)>,
+    /// Wall-clock seconds of the whole crawl (installs included).
+    pub seconds: f64,
+}
+
+/// Where [`gather`] looks and how it runs.
+#[derive(Debug, Clone, Default)]
+pub struct GatherOptions {
+    /// Carried crawlers by name; empty or `all` for every one.
+    pub crawlers: Vec<String>,
+    pub crawlers_dir: Option<PathBuf>,
+    pub cache_dir: Option<PathBuf>,
+    pub bounds: CaseBounds,
+    /// (crawler, case) pairs run at once.
+    pub jobs: usize,
+}
+
+/// Cases run at once by `report`, over every crawler: most of a case is spent waiting on a
+/// stall or a crawler's timeout, so they overlap well beyond the number of cores.
+pub const REPORT_JOBS: usize = 16;
+
+/// Every crawler of `options` over the default access cases, all at once: for `report`, which
+/// runs this beside its adapters. `say` gets each line of progress (installs, and one line per
+/// crawler done).
+pub fn gather(
+    options: &GatherOptions,
+    say: &(dyn Fn(&str) + Sync),
+) -> Result<CrawlReport, AppError> {
+    let started = std::time::Instant::now();
+    let cases = load_cases(&[])?;
+    let carried = carried(
+        options.crawlers_dir.as_deref(),
+        options.cache_dir.as_deref(),
+    )?;
+    let names = if options.crawlers.is_empty() {
+        vec!["all".to_owned()]
+    } else {
+        options.crawlers.clone()
+    };
+    let wanted = select(&carried, &names)?;
+    let (ready, unavailable) = install_each(&wanted, None, say);
+    let left: Vec<AtomicUsize> = (ready.iter())
+        .map(|_| AtomicUsize::new(cases.len()))
+        .collect();
+    let progress = |crawler: &CrawlerUnderTest, _: &crate::session::CaseRun| {
+        let Some(i) = ready.iter().position(|c| c.name == crawler.name) else {
+            return;
+        };
+        if left[i].fetch_sub(1, Ordering::SeqCst) == 1 {
+            say(&format!(
+                "crawler {}: {} access cases done at {:.1} s",
+                crawler.name,
+                cases.len(),
+                started.elapsed().as_secs_f64()
+            ));
+        }
+    };
+    let runs = run_crawlers(&ready, &cases, options.bounds, options.jobs, &progress);
+    Ok(CrawlReport {
+        cases,
+        carried,
+        runs,
+        unavailable,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// `crawl`: runs, prints, gates; returns the exit code.
@@ -230,28 +358,35 @@ pub fn crawl(options: &CrawlOptions, out: &mut dyn Write) -> Result<u8, AppError
         cases.len(),
         cases.iter().map(|c| c.checks.len()).sum::<usize>()
     );
-    let mut runs: Vec<CrawlerRun> = Vec::new();
-    for crawler in &crawlers {
-        let total = cases.len();
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        let progress = |run: &crate::session::CaseRun| {
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-            if options.verbose {
-                eprintln!(
-                    "{}: {n}/{total} {} ({:.1} s)",
-                    crawler.name, run.case_id, run.seconds
-                );
-            }
+    let total = cases.len();
+    let done: Vec<AtomicUsize> = (crawlers.iter()).map(|_| AtomicUsize::new(0)).collect();
+    let started = std::time::Instant::now();
+    let progress = |crawler: &CrawlerUnderTest, run: &crate::session::CaseRun| {
+        let Some(i) = crawlers.iter().position(|c| c.name == crawler.name) else {
+            return;
         };
-        let started = std::time::Instant::now();
-        let run = run_crawler(crawler, &cases, options.bounds, options.jobs, &progress);
+        let n = done[i].fetch_add(1, Ordering::SeqCst) + 1;
+        if options.verbose {
+            eprintln!(
+                "{}: {n}/{total} {} ({:.1} s)",
+                crawler.name, run.case_id, run.seconds
+            );
+        }
+        if n == total {
+            eprintln!(
+                "{}: {total} cases done at {:.1} s",
+                crawler.name,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let runs = run_crawlers(&crawlers, &cases, options.bounds, options.jobs, &progress);
+    if crawlers.len() > 1 {
         eprintln!(
-            "{}: {} cases in {:.1} s",
-            crawler.name,
-            total,
+            "{} crawlers, {total} cases each, in {:.1} s",
+            crawlers.len(),
             started.elapsed().as_secs_f64()
         );
-        runs.push(run);
     }
     let text = match options.format {
         CrawlFormat::Text => output::text(&runs, &cases, options.verbose),
@@ -266,7 +401,10 @@ pub fn crawl(options: &CrawlOptions, out: &mut dyn Write) -> Result<u8, AppError
         let described = if options.crawler_cmd.is_some() {
             Vec::new()
         } else {
-            carried(options.crawlers_dir.as_deref())?
+            carried(
+                options.crawlers_dir.as_deref(),
+                options.cache_dir.as_deref(),
+            )?
         };
         crate::pages::write_pages(dir, &runs, &cases, &described)
             .map_err(|e| AppError::Output(format!("{}: {e}", dir.display())))?;

@@ -10,6 +10,8 @@ use std::path::Path;
 
 use robotstxt_reference::Profile;
 
+use robotstxt_runtime::markup::{md, md_fence};
+
 use crate::case::AccessCase;
 use crate::crawler::Carried;
 use crate::output::{case_block, cause, json, markdown};
@@ -24,23 +26,59 @@ pub fn write_pages(
     cases: &[AccessCase],
     carried: &[Carried],
 ) -> io::Result<()> {
-    std::fs::create_dir_all(dir.join("crawlers"))?;
-    std::fs::write(dir.join("crawlers.md"), summary(runs, cases))?;
+    for (name, bytes) in files(runs, cases, carried) {
+        let path = dir.join(name);
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder)?;
+        }
+        std::fs::write(path, bytes)?;
+    }
+    Ok(())
+}
+
+/// The pages as files (a name under the pages folder, and its bytes), for [`write_pages`] and
+/// for `report`, which writes them with its own pages in one step.
+pub fn files(
+    runs: &[CrawlerRun],
+    cases: &[AccessCase],
+    carried: &[Carried],
+) -> Vec<(String, Vec<u8>)> {
+    let mut files = vec![("crawlers.md".to_owned(), summary(runs, cases).into_bytes())];
     for run in runs {
         let page = crawler_page(
             run,
             cases,
             carried.iter().find(|c| c.manifest.name == run.crawler),
         );
-        std::fs::write(
-            dir.join("crawlers").join(format!("{}.md", run.crawler)),
-            page,
-        )?;
+        files.push((page_name(&run.crawler), page.into_bytes()));
     }
-    std::fs::write(dir.join("crawl-results.json"), json(runs))
+    files.push(("crawl-results.json".to_owned(), json(runs).into_bytes()));
+    files
 }
 
-fn causes(run: &CrawlerRun, cases: &[AccessCase]) -> BTreeMap<String, usize> {
+/// The file of a crawler's page, under the pages folder.
+pub fn page_name(crawler: &str) -> String {
+    format!("crawlers/{crawler}.md")
+}
+
+/// One crawler in a few lines of Markdown: its checks under each profile, then its failures by
+/// cause.
+pub fn crawler_section(run: &CrawlerRun, cases: &[AccessCase]) -> String {
+    let mut out = per_profile(run, cases);
+    let causes = causes(run, cases);
+    if causes.is_empty() {
+        out.push_str("\nNo scored check failed.\n");
+    } else {
+        out.push_str("\nFailures by cause:\n\n");
+    }
+    for (cause, n) in causes {
+        let _ = writeln!(out, "- {}: {n}", md(&cause));
+    }
+    out
+}
+
+/// The scored checks not passed, counted by cause.
+pub fn causes(run: &CrawlerRun, cases: &[AccessCase]) -> BTreeMap<String, usize> {
     let mut counts = BTreeMap::new();
     for case_run in &run.cases {
         let Some(case) = cases.iter().find(|c| c.id == case_run.case_id) else {
@@ -70,14 +108,14 @@ fn summary(runs: &[CrawlerRun], cases: &[AccessCase]) -> String {
             out.push_str("Every scored check passed.\n");
         }
         for (cause, n) in causes {
-            let _ = writeln!(out, "- {cause}: {n}");
+            let _ = writeln!(out, "- {}: {n}", md(&cause));
         }
     }
     out
 }
 
 /// The same fetches scored under each profile, the claimed one marked.
-fn per_profile(run: &CrawlerRun, cases: &[AccessCase]) -> String {
+pub fn per_profile(run: &CrawlerRun, cases: &[AccessCase]) -> String {
     let mut out = String::from(
         "\nThe same fetches under each profile:\n\n| profile | passed | failed | faults | unspecified |\n|---|---:|---:|---:|---:|\n",
     );
@@ -138,7 +176,9 @@ fn open_points(run: &CrawlerRun) -> String {
     out
 }
 
-fn crawler_page(run: &CrawlerRun, cases: &[AccessCase], carried: Option<&Carried>) -> String {
+/// A crawler's page: what it is, its departures, its counts, and every case it did not pass in
+/// full with the site's request log.
+pub fn crawler_page(run: &CrawlerRun, cases: &[AccessCase], carried: Option<&Carried>) -> String {
     let mut out = format!("# {}\n\n", run.crawler);
     if let Some(c) = carried {
         let m = &c.manifest;
@@ -182,9 +222,9 @@ fn crawler_page(run: &CrawlerRun, cases: &[AccessCase], carried: Option<&Carried
         if let Some(case) = cases.iter().find(|c| c.id == case_run.case_id) {
             let _ = write!(
                 out,
-                "\n## {}\n\n```text\n{}```\n",
-                case.id,
-                case_block(case, case_run)
+                "\n## {}\n\n{}",
+                md(&case.id),
+                md_fence(&case_block(case, case_run))
             );
         }
     }

@@ -1,6 +1,6 @@
-//! Every case against one crawler, a few cases at a time: each case has a site and a crawler
+//! Every case against every crawler, a few cases at a time: each case has a site and a crawler
 //! process of its own, and most of a case is spent waiting (on a stall, on a crawler's timeout),
-//! so cases overlap rather than queue.
+//! so cases, and crawlers, overlap rather than queue.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -82,33 +82,63 @@ pub fn run_crawler(
     jobs: usize,
     progress: &(dyn Fn(&CaseRun) + Sync),
 ) -> CrawlerRun {
+    let each = |_: &CrawlerUnderTest, run: &CaseRun| progress(run);
+    let mut runs = run_crawlers(std::slice::from_ref(crawler), cases, bounds, jobs, &each);
+    runs.pop().unwrap_or_else(|| CrawlerRun {
+        crawler: crawler.name.clone(),
+        profile: crawler.profile.name().to_owned(),
+        departures: crawler.departures.clone(),
+        cases: Vec::new(),
+    })
+}
+
+/// Most cases run at once, over every crawler.
+pub const MAX_JOBS: usize = 32;
+
+/// Runs every case of `cases` against every crawler of `crawlers`, `jobs` (crawler, case) pairs
+/// at a time over all of them: the crawlers overlap as their cases do, so the whole takes about
+/// as long as its longest cases rather than the sum of every crawler's run. The pairs start
+/// case by case (every crawler on the first case, then on the second), so that one crawler's
+/// slow cases do not all wait at the end. Each crawler's results keep the cases' order;
+/// `progress` is called after each pair.
+pub fn run_crawlers(
+    crawlers: &[CrawlerUnderTest],
+    cases: &[AccessCase],
+    bounds: CaseBounds,
+    jobs: usize,
+    progress: &(dyn Fn(&CrawlerUnderTest, &CaseRun) + Sync),
+) -> Vec<CrawlerRun> {
+    let pairs = crawlers.len() * cases.len();
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<CaseRun>>> = Mutex::new(vec![None; cases.len()]);
+    let results: Mutex<Vec<Option<CaseRun>>> = Mutex::new(vec![None; pairs]);
     thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, 16) {
+        for _ in 0..jobs.clamp(1, MAX_JOBS).min(pairs.max(1)) {
             scope.spawn(|| loop {
                 let index = next.fetch_add(1, Ordering::SeqCst);
-                let Some(case) = cases.get(index) else {
+                if index >= pairs {
                     break;
-                };
-                let run = run_case(case, &crawler.command, crawler.profile, bounds);
-                progress(&run);
+                }
+                let (case, crawler) = (index / crawlers.len(), index % crawlers.len());
+                let crawler = &crawlers[crawler];
+                let run = run_case(&cases[case], &crawler.command, crawler.profile, bounds);
+                progress(crawler, &run);
                 if let Ok(mut results) = results.lock() {
                     results[index] = Some(run);
                 }
             });
         }
     });
-    let cases = results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
-    CrawlerRun {
-        crawler: crawler.name.clone(),
-        profile: crawler.profile.name().to_owned(),
-        departures: crawler.departures.clone(),
-        cases,
-    }
+    let mut results = results.into_inner().unwrap_or_default();
+    crawlers
+        .iter()
+        .enumerate()
+        .map(|(c, crawler)| CrawlerRun {
+            crawler: crawler.name.clone(),
+            profile: crawler.profile.name().to_owned(),
+            departures: crawler.departures.clone(),
+            cases: (0..cases.len())
+                .filter_map(|case| results[case * crawlers.len() + c].take())
+                .collect(),
+        })
+        .collect()
 }

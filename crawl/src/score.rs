@@ -53,6 +53,9 @@ pub struct AccessResult {
     pub expected: AccessVerdict,
     /// What the log shows, in words.
     pub observed: String,
+    /// Whether what the check looks for happened: the page was fetched, or robots.txt was asked
+    /// before any page of its authority.
+    pub held: bool,
     pub outcome: AccessOutcome,
 }
 
@@ -93,6 +96,7 @@ pub fn score(
                 target: check.target.shown(),
                 expected,
                 observed,
+                held,
                 outcome,
             }
         })

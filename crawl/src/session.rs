@@ -115,6 +115,7 @@ pub fn run_case(
             match Crawler::start(&argv, workdir.path()) {
                 Ok(crawler) => {
                     exit = watch(crawler, &site, bounds, &mut faults);
+                    park_if_interrupted();
                 }
                 Err(e) => faults.push(CaseFault::NotStarted {
                     error: e.to_string(),
@@ -153,6 +154,18 @@ pub fn run_case(
         log,
         stderr_tail,
         checks,
+    }
+}
+
+/// After an interrupt the handler stops every crawler and exits with its own code: a case whose
+/// crawler it killed must not go on to be scored and printed as if the crawler had ended, so its
+/// thread waits here for the exit. The stop begins (and no start passes the gate) before any
+/// crawler is killed, so a crawler ended by it is always seen here.
+fn park_if_interrupted() {
+    if robotstxt_runtime::signals::start_gate().is_none() {
+        loop {
+            thread::park();
+        }
     }
 }
 

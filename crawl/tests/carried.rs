@@ -10,7 +10,7 @@ use robotstxt_crawl::command::CommandTemplate;
 #[test]
 fn every_carried_crawler_loads_with_an_absolute_folder_and_its_departures() {
     // Tests run in the crate's folder: `../crawlers` is relative to it.
-    let crawlers = carried(Some(Path::new("../crawlers"))).expect("the manifests load");
+    let crawlers = carried(Some(Path::new("../crawlers")), None).expect("the manifests load");
     let names: Vec<&str> = crawlers.iter().map(|c| c.manifest.name.as_str()).collect();
     assert!(names.len() >= 6, "{names:?}");
     for crawler in &crawlers {

@@ -115,6 +115,38 @@ fn the_installed_binary_works_from_an_empty_folder() {
         .any(|f| f.starts_with("suite") && f.ends_with("adapters/python-urllib/adapter.py"));
     assert!(adapter_in_cache, "{in_cache:?}");
 
+    // The crawlers it carries, listed and run without a checkout or `--crawlers DIR`.
+    let listed = run(&["crawlers"]);
+    assert_eq!(listed.status.code(), Some(0), "{}", shown(&listed));
+    let stdout = text(&listed.stdout);
+    for name in ["wget", "scrapy", "colly", "python-urllib"] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(&format!("{name} "))),
+            "{name} not listed:\n{stdout}"
+        );
+    }
+    let stderr = text(&listed.stderr);
+    let from = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("crawlers: "))
+        .unwrap_or_else(|| panic!("where the crawlers come from is not said:\n{stderr}"));
+    assert!(
+        from.starts_with(&cache.path().display().to_string()),
+        "{from}"
+    );
+    assert!(from.ends_with("/crawlers"), "{from}");
+    let crawled = run(&["crawl", "--crawler", "python-urllib"]);
+    let stdout = text(&crawled.stdout);
+    assert!(crawled.status.code().unwrap() <= 1, "{}", shown(&crawled));
+    // The carried access cases, every one with data: the control fetched.
+    let counts = stdout.lines().next().unwrap_or_default();
+    let cases = counts
+        .strip_prefix("python-urllib (norobots-1994): ")
+        .and_then(|rest| rest.split(" cases, ").next())
+        .unwrap_or_else(|| panic!("{counts}"));
+    assert!(cases.parse::<usize>().unwrap() >= 25, "{counts}");
+    assert!(counts.contains(&format!(" {cases} with data;")), "{counts}");
+
     // Nothing else was written: not in the current folder, not next to the binary.
     let mut here: Vec<String> = std::fs::read_dir(empty.path())
         .unwrap()

@@ -1,15 +1,15 @@
 //! Where the corpus and the adapters come from: the files of a checkout of this repository, or
 //! the copy this crate carries.
 //!
-//! The crate embeds every `adapters/*` folder at build time (with `include_dir`; see `build.rs`),
-//! beside the corpus `robotstxt-suite` embeds, so the installed `robotstxt-test` needs no
-//! checkout. Inside a checkout the files on disk win, so that editing a case and running again
+//! The crate embeds every `adapters/*` and `crawlers/*` folder at build time (with `include_dir`;
+//! see `build.rs`), beside the corpus `robotstxt-suite` embeds, so the installed `robotstxt-test`
+//! needs no checkout. Inside a checkout the files on disk win, so that editing a case and running again
 //! works as it always has. A checkout is the nearest folder, from the current one upwards, that
 //! holds `Cargo.toml`, `cases/`, `adapters/` and `harness/Cargo.toml` naming the `robotstxt-test`
 //! package.
 //!
-//! The embedded adapters need real files to run and install from, so [`materialise`] writes them
-//! with the corpus, once per build of this crate, into the cache folder, with a workspace manifest
+//! The embedded adapters and crawlers need real files to run and install from, so [`materialise`]
+//! writes them with the corpus, once per build of this crate, into the cache folder, with a workspace manifest
 //! of its own so that the Rust adapters build there as they do in a checkout.
 
 use std::borrow::Cow;
@@ -84,11 +84,13 @@ pub enum WorkspaceManifestError {
 }
 
 /// Every file of a materialised suite, with its path under the suite folder: the corpus, the
-/// adapter folders, and the workspace's `Cargo.toml` and `Cargo.lock`. The marker is not one.
+/// adapter and crawler folders, and the workspace's `Cargo.toml` and `Cargo.lock`. The marker is
+/// not one.
 fn suite_files() -> Result<Vec<SuiteFile>, WorkspaceManifestError> {
     let mut files: Vec<SuiteFile> = case_files()
         .into_iter()
         .chain(files_under("adapters"))
+        .chain(files_under("crawlers"))
         .map(|(path, bytes)| (path.to_owned(), Cow::Borrowed(bytes)))
         .collect();
     let lock = EMBEDDED
@@ -113,8 +115,8 @@ fn suite_folder(cache: &Path, files: &[SuiteFile]) -> PathBuf {
         .join(format!("{VERSION}-{:016x}", hasher.finish()))
 }
 
-/// The embedded corpus and adapter folders as files under `cache/suite/<version>-<hash>/`
-/// (`cases/`, `adapters/`, and a `Cargo.toml` + `Cargo.lock` making the Rust adapters a
+/// The embedded corpus, adapter and crawler folders as files under
+/// `cache/suite/<version>-<hash>/` (`cases/`, `adapters/`, `crawlers/`, and a `Cargo.toml` + `Cargo.lock` making the Rust adapters a
 /// workspace), written once per build of this crate and returned from then on.
 ///
 /// The folder is written under a temporary name and renamed into place, so an interrupted write

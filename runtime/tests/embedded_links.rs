@@ -1,6 +1,6 @@
 //! The crates.io packages carry the suite through `embedded/` folders, whose links `cargo package`
 //! follows: `robotstxt-suite` the corpus (`suite/embedded/cases`), `robotstxt-runtime` the
-//! adapters, the workspace manifest and the lock file (`runtime/embedded/`). A folder holding its
+//! adapters, the crawlers, the workspace manifest and the lock file (`runtime/embedded/`). A folder holding its
 //! own `Cargo.toml` is left out of a package, so every Cargo package under `adapters/` (each Rust
 //! adapter, and the protocol crate) is linked entry by entry under
 //! `runtime/embedded/cargo-adapters/<name>/`, its manifest as `Cargo.toml.in`. An adapter added
@@ -18,6 +18,7 @@ fn the_corpus_adapters_and_workspace_files_are_linked() {
     for (link, target) in [
         ("suite/embedded/cases", "cases"),
         ("runtime/embedded/adapters", "adapters"),
+        ("runtime/embedded/crawlers", "crawlers"),
         ("runtime/embedded/workspace.toml", "Cargo.toml"),
         ("runtime/embedded/Cargo.lock", "Cargo.lock"),
     ] {

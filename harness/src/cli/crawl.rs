@@ -63,12 +63,17 @@ pub struct Args {
     /// Seconds a case may take before its crawler is stopped.
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(2..=600))]
     case_limit: u64,
-    /// Cases run at once.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=16))]
+    /// Cases run at once, over every crawler named: the crawlers run side by side.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=32))]
     jobs: u64,
-    /// The folder of carried crawlers. Default: the checkout's `crawlers/`.
+    /// The folder of carried crawlers. Default: the checkout's `crawlers/`, else the crawlers
+    /// this binary carries.
     #[arg(long = "crawlers", value_name = "DIR")]
     crawlers_dir: Option<PathBuf>,
+    /// Where crawlers install (venvs, npm prefixes, Go and Maven builds). Default: `target/`
+    /// inside a checkout, else `$XDG_CACHE_HOME/robotstxt-test` (the platform's cache folder).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
     /// Also write the published pages into DIR: crawlers.md, crawlers/<name>.md (every failure
     /// with the site's request log) and crawl-results.json.
     #[arg(long, value_name = "DIR")]
@@ -96,8 +101,9 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             case_limit: Duration::from_secs(args.case_limit),
             ..CaseBounds::default()
         },
-        jobs: usize::try_from(args.jobs).unwrap_or(4),
+        jobs: usize::try_from(args.jobs).unwrap_or(12),
         crawlers_dir: args.crawlers_dir,
+        cache_dir: args.cache_dir,
         pages: args.pages,
     };
     let code = app::crawl(&options, &mut std::io::stdout().lock())?;
@@ -107,13 +113,22 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
 /// List the carried crawlers: package, robots.txt parser, and whether each can run here.
 #[derive(Debug, clap::Args)]
 pub struct CrawlersArgs {
-    /// The folder of carried crawlers. Default: the checkout's `crawlers/`.
+    /// The folder of carried crawlers. Default: the checkout's `crawlers/`, else the crawlers
+    /// this binary carries.
     #[arg(long = "crawlers", value_name = "DIR")]
     crawlers_dir: Option<PathBuf>,
+    /// Where crawlers install. Default: `target/` inside a checkout, else the platform's cache
+    /// folder.
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 pub fn list(args: CrawlersArgs) -> Result<Exit, Error> {
-    let code = app::list(args.crawlers_dir.as_deref(), &mut std::io::stdout().lock())?;
+    let code = app::list(
+        args.crawlers_dir.as_deref(),
+        args.cache_dir.as_deref(),
+        &mut std::io::stdout().lock(),
+    )?;
     Ok(exit_of(code))
 }
 

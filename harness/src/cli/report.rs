@@ -19,6 +19,11 @@ use super::{Error, Exit};
 /// runs every adapter in the adapters folder; one that cannot run is shown as "no data" with the
 /// reason. Every file is replaced atomically, so a failed run leaves the previous reports intact.
 ///
+/// A report of every adapter also runs every carried crawler that can run here over the access
+/// cases, beside the adapters: a section in README.md and index.html, crawlers.md, a page per
+/// crawler under crawlers/ (every failure with the site's request log), crawl-results.json, and
+/// the crawlers in results.json.
+///
 /// With --update-expectations, the same run also rewrites every adapter's expectations.yaml
 /// (keeping reasons), so one command regenerates everything after a corpus change.
 ///
@@ -48,6 +53,19 @@ pub struct Args {
     /// Keep no history: the pages show this report alone.
     #[arg(long)]
     no_history: bool,
+    /// The carried crawler to run over the access cases (`robotstxt-test crawlers` lists them),
+    /// or `all`; repeatable. Default: every carried crawler that can run here, when the report
+    /// is of every adapter (no --adapter, no --adapter-cmd). They run side by side with the
+    /// adapters.
+    #[arg(long = "crawler", value_name = "NAME", conflicts_with = "no_crawlers")]
+    crawlers: Vec<String>,
+    /// Leave the crawlers out.
+    #[arg(long)]
+    no_crawlers: bool,
+    /// The folder of carried crawlers. Default: the checkout's `crawlers/`, else the crawlers
+    /// this binary carries.
+    #[arg(long = "crawlers", value_name = "DIR")]
+    crawlers_dir: Option<PathBuf>,
     #[command(flatten)]
     select: AdapterArgs,
 }
@@ -56,8 +74,26 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     let out = args.out.take().unwrap_or_else(corpus::reports_folder);
     let corpus = corpus::load(&args.cases)?;
     let cases = corpus.cases;
-    if !args.select.any() {
+    let whole = !args.select.any();
+    if whole {
         args.select.adapters.push("all".to_owned());
+    }
+    let crawl = (!args.no_crawlers && (whole || !args.crawlers.is_empty())).then(|| {
+        robotstxt_crawl::app::GatherOptions {
+            crawlers: args.crawlers.clone(),
+            crawlers_dir: args.crawlers_dir.clone(),
+            cache_dir: args.select.cache_dir.clone(),
+            bounds: robotstxt_crawl::session::CaseBounds::default(),
+            jobs: robotstxt_crawl::app::REPORT_JOBS,
+        }
+    });
+    // A bad crawler manifest or access case is an error now, not after the adapters ran.
+    if let Some(options) = &crawl {
+        robotstxt_crawl::app::load_cases(&[])?;
+        robotstxt_crawl::app::carried(
+            options.crawlers_dir.as_deref(),
+            options.cache_dir.as_deref(),
+        )?;
     }
     let carried = args.select.uses_carried_suite();
     if args.update_expectations && carried && !args.select.adapters.is_empty() {
@@ -110,6 +146,20 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         known_unstable: &known_unstable,
         update: args.update_expectations.then_some(&previous[..]),
     };
+    // The crawlers mostly wait (on stalls, on their timeouts): they run beside the adapters.
+    let crawling = crawl.map(|options| {
+        let bar = bar.clone();
+        std::thread::spawn(move || {
+            robotstxt_crawl::app::gather(&options, &|line| {
+                // A hidden bar (stderr not a terminal) drops what it is given to print.
+                if bar.is_hidden() {
+                    eprintln!("{}", shown(line));
+                } else {
+                    bar.println(shown(line));
+                }
+            })
+        })
+    });
     let mut adapters = report::collect(&cases, engines, asking, &|progress| match progress {
         report::Progress::Phase(phase, steps) => {
             // Counts first, so that no frame shows the last phase's count against this one's.
@@ -119,6 +169,25 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         }
         report::Progress::Step => bar.inc(1),
     });
+    bar.finish_and_clear();
+    let crawl = match crawling {
+        Some(thread) => {
+            if !thread.is_finished() {
+                eprintln!("adapters done; waiting for the crawlers");
+            }
+            let crawl = thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            eprintln!(
+                "crawlers: {} run, {} not run here, {:.1} s",
+                crawl.runs.len(),
+                crawl.unavailable.len(),
+                crawl.seconds
+            );
+            Some(crawl)
+        }
+        None => None,
+    };
     for (adapter, about) in adapters.iter_mut().zip(abouts) {
         adapter.about = about;
     }
@@ -132,6 +201,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         date: report::utc_now(),
         cases,
         adapters,
+        crawl,
         history: Vec::new(),
     };
     let mut report = report;

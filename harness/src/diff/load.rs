@@ -118,6 +118,7 @@ struct RawObject {
     adapter: Option<String>,
     handshake: Option<RawHandshake>,
     results: Option<Vec<RawRow>>,
+    crawlers: Option<Vec<RawCrawler>>,
 }
 
 struct RawReport {
@@ -126,6 +127,27 @@ struct RawReport {
     date: Option<String>,
     cases: Vec<RawCase>,
     adapters: Vec<RawReportAdapter>,
+    /// The crawlers over the access cases, in reports that ran them.
+    crawlers: Vec<RawCrawler>,
+}
+
+#[derive(Deserialize)]
+struct RawCrawler {
+    results_name: String,
+    package: Option<RawPackage>,
+    has_data: bool,
+    checks: Vec<RawCrawlCheck>,
+}
+
+#[derive(Deserialize)]
+struct RawPackage {
+    version: String,
+}
+
+#[derive(Deserialize)]
+struct RawCrawlCheck {
+    id: String,
+    outcome: HashMap<String, String>,
 }
 
 impl RawObject {
@@ -139,6 +161,7 @@ impl RawObject {
                 suite_version,
                 corpus_digest,
                 date,
+                crawlers,
                 ..
             } => Some(Ok(RawReport {
                 suite_version,
@@ -146,6 +169,7 @@ impl RawObject {
                 date,
                 cases,
                 adapters,
+                crawlers: crawlers.unwrap_or_default(),
             })),
             RawObject {
                 adapter: Some(adapter),
@@ -322,12 +346,53 @@ fn from_report(report: RawReport, path: &Path) -> Result<ResultsFile, String> {
             checks,
         });
     }
+    for crawler in report.crawlers {
+        adapters.push(from_crawler(crawler)?);
+    }
     Ok(ResultsFile {
         path: path.to_owned(),
         suite_version: report.suite_version,
         corpus_digest: report.corpus_digest,
         date: report.date,
         adapters,
+    })
+}
+
+/// A crawler's results as an adapter's, under its own name (`crawler-<name>`): a fault reads as
+/// a crash, no data as skipped; a crawler gives no verdict, so only its outcomes are compared.
+fn from_crawler(crawler: RawCrawler) -> Result<AdapterResults, String> {
+    let mut checks = Vec::with_capacity(crawler.checks.len());
+    for check in crawler.checks {
+        let claimed = check.outcome.get("claimed").map(String::as_str);
+        let outcome = match claimed {
+            Some("pass") => Outcome::Pass,
+            Some("fail") => Outcome::Fail,
+            Some("fault") => Outcome::Crash,
+            Some("unspecified") => Outcome::Unspecified,
+            Some("no-data") => Outcome::Skipped,
+            other => {
+                return Err(format!(
+                    "crawler `{}`, check `{}`: `claimed` outcome {other:?} is not pass, fail, \
+                     fault, unspecified or no-data",
+                    crawler.results_name, check.id
+                ))
+            }
+        };
+        checks.push(CheckState {
+            id: check.id,
+            digest: None,
+            answer: RunAnswer {
+                outcome,
+                verdict: None,
+            },
+            cause: None,
+        });
+    }
+    Ok(AdapterResults {
+        name: crawler.results_name,
+        version: crawler.package.map_or_else(String::new, |p| p.version),
+        has_data: crawler.has_data,
+        checks,
     })
 }
 

@@ -38,6 +38,11 @@ struct Document<'a> {
     profiles: Vec<&'static str>,
     cases: Vec<CaseDoc<'a>>,
     adapters: Vec<AdapterDoc<'a>>,
+    /// The access cases and the crawlers over them, when the report ran crawlers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    access_cases: Vec<super::crawlers::AccessCaseDoc<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    crawlers: Vec<super::crawlers::CrawlerDoc<'a>>,
 }
 
 #[derive(Serialize)]
@@ -170,6 +175,8 @@ pub fn document(report: &Report) -> std::io::Result<String> {
             .iter()
             .map(|a| adapter_doc(a, &report.cases))
             .collect(),
+        access_cases: super::crawlers::case_docs(report.crawl.as_ref()),
+        crawlers: super::crawlers::crawler_docs(report.crawl.as_ref()),
     };
     let mut out = Vec::new();
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, Lines::default());

@@ -335,6 +335,7 @@ mod tests {
                 adapter("also-good", &cases, &[right, open]),
             ],
             cases,
+            crawl: None,
             history: Vec::new(),
         };
         let groups = groups(&report.cases);

@@ -15,6 +15,7 @@
 pub mod badges;
 pub mod chart;
 pub mod csv;
+pub mod crawlers;
 pub mod history;
 pub mod html;
 pub mod json;
@@ -56,6 +57,8 @@ pub struct Report {
     pub date: String,
     pub cases: Vec<Case>,
     pub adapters: Vec<AdapterRun>,
+    /// The carried crawlers over the access cases, when the report ran them.
+    pub crawl: Option<robotstxt_crawl::app::CrawlReport>,
     /// Earlier results kept with `report --history DIR`, oldest first (this report's own
     /// results among them), for the charts over time.
     pub history: Vec<crate::diff::ResultsFile>,
@@ -324,6 +327,7 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
     let names = markdown::page_names(&report.adapters);
     // The page and results.json take the longest to render: each on a thread of its own while
     // the Markdown pages are rendered here, in the order the files are listed.
+    let crawl = report.crawl.as_ref();
     let (page, results, markdown) = std::thread::scope(|scope| {
         let page = scope.spawn(|| html::page(report));
         let results = scope.spawn(|| json::document(report));
@@ -333,11 +337,12 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
             pages.push((format!("{name}.md"), page.into_bytes()));
         }
         pages.extend(badges::files(&report.adapters, &names));
+        pages.extend(crawl.map(crawlers::files).unwrap_or_default());
         for pair in versions::pairs(report) {
             let page = markdown::step_page(report, &pair);
             pages.push((format!("diffs/{}", pair.page(report)), page.into_bytes()));
         }
-        let readme = markdown::readme(report, &names);
+        let readme = markdown::readme(report, &names) + &crawlers::readme_section(crawl);
         let csv = csv::document(report);
         (
             page.join().expect("rendering index.html panicked"),
