@@ -329,7 +329,7 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
     // the Markdown pages are rendered here, in the order the files are listed.
     let crawl = report.crawl.as_ref();
     let (page, results, markdown) = std::thread::scope(|scope| {
-        let page = scope.spawn(|| html::page(report));
+        let page = scope.spawn(|| crawlers::into_page(html::page(report), crawl));
         let results = scope.spawn(|| json::document(report));
         let mut pages: Vec<(String, Vec<u8>)> = Vec::new();
         for (adapter, name) in report.adapters.iter().zip(&names) {
