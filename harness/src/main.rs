@@ -9,6 +9,12 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    if cli::asks_version(std::env::args_os()) {
+        return match cli::print_version() {
+            Ok(exit) => exit.into(),
+            Err(error) => ExitCode::from(error.exit_code()),
+        };
+    }
     let args = cli::Cli::parse();
     if let Err(error) = robotstxt_runtime::signals::install() {
         eprintln!("warning: {error}");

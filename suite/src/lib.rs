@@ -66,6 +66,7 @@ pub mod embedded;
 pub mod engine;
 pub mod expectations;
 pub mod expected;
+pub mod headline;
 pub mod input;
 pub mod limits;
 pub mod local_url;

@@ -133,10 +133,19 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     let written = report::write(&report, &out).map_err(Error::Reports)?;
     for adapter in &report.adapters {
         let total = report::matrix::Cell::decided(&adapter.claimed);
+        let headline = adapter.headline(&report.corpus.version_shown());
         let status = match (&adapter.unavailable, adapter.has_data()) {
             (Some(why), false) => format!("no data: {}", why.first_line()),
-            (Some(_), true) => format!("{} decided passed (broke down part way)", total.shown()),
-            (None, _) => format!("{} decided passed", total.shown()),
+            (Some(_), true) => format!(
+                "{} decided passed, {} (broke down part way)",
+                total.shown(),
+                headline.with_suite()
+            ),
+            (None, _) => format!(
+                "{} decided passed, {}",
+                total.shown(),
+                headline.with_suite()
+            ),
         };
         eprintln!("{:<24} {}", adapter.handshake.name, shown(&status));
     }

@@ -9,6 +9,7 @@ use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
+use robotstxt_suite::headline::Headline;
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::release::CorpusId;
 use robotstxt_suite::run::{Outcome, Scoring};
@@ -170,8 +171,18 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             slow.push(patient.answered);
         }
     }
+    let headlines: Vec<Headline> = (engines.iter().zip(&all_results))
+        .map(|(engine, results)| {
+            let profile = args.profile.map_or_else(
+                || engine.handshake().profile.clone(),
+                |p| p.name().to_owned(),
+            );
+            Headline::of(results, &profile, &corpus_id.version_shown())
+        })
+        .collect();
     let runs: Vec<EngineRun<'_>> = (engines.iter().zip(&all_results).enumerate())
         .map(|(i, (engine, results))| EngineRun {
+            headline: &headlines[i],
             handshake: engine.handshake(),
             results,
             unavailable: engine.unavailable(),
@@ -222,9 +233,9 @@ fn render(
                     }
                     None => {
                         let text = if long {
-                            human(run.handshake, cases, run.answered(), color)
+                            human(run.handshake, run.headline, cases, run.answered(), color)
                         } else {
-                            human_grouped(run.handshake, cases, run.answered())
+                            human_grouped(run.handshake, run.headline, cases, run.answered())
                         };
                         text + &slow_text(run, cases) + &run.breakdown_text(cases)
                     }

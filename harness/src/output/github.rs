@@ -96,6 +96,7 @@ pub fn annotations(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> Stri
         }
         out.push_str(&super::summary_line(run.handshake, run.results));
         out.push('\n');
+        out.push_str(&super::score_line(run.headline));
     }
     out
 }

@@ -8,16 +8,23 @@ use crate::grouping::{self, Group};
 use robotstxt_suite::blocks::failure_block;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Handshake;
+use robotstxt_suite::headline::Headline;
 use robotstxt_suite::run::CheckResult;
 
 /// Width the lists of check ids are wrapped to.
 const WIDTH: usize = 110;
 
 /// The summary line, then every group of non-passes.
-pub fn human_grouped(handshake: &Handshake, cases: &[Case], results: &[CheckResult]) -> String {
+pub fn human_grouped(
+    handshake: &Handshake,
+    headline: &Headline,
+    cases: &[Case],
+    results: &[CheckResult],
+) -> String {
     let groups = grouping::group(cases, results);
     let mut out = super::summary_line(handshake, results);
     out.push('\n');
+    out.push_str(&super::score_line(headline));
     if groups.is_empty() {
         return out;
     }

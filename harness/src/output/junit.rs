@@ -153,6 +153,9 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
         ("language", &h.language),
         ("homepage", &h.homepage),
         ("profile", &h.profile),
+        ("score", &run.headline.label()),
+        ("suite-version", &run.headline.suite_version),
+        ("citation", &run.headline.citation()),
     ] {
         let _ = writeln!(
             properties,

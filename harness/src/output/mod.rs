@@ -14,6 +14,7 @@ use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
 use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::headline::Headline;
 use robotstxt_suite::release::{CheckDigests, CorpusId};
 use robotstxt_suite::run::{CheckResult, Outcome, Summary};
 use robotstxt_suite::visible::{shown, Outside};
@@ -34,6 +35,8 @@ pub struct EngineRun<'a> {
     pub slow: &'a [usize],
     /// What to try when the engine broke down: `try: robotstxt-test adapters check ...`.
     pub check_hint: Option<&'a str>,
+    /// The score every format prints, with the suite version.
+    pub headline: &'a Headline,
 }
 
 /// Lines of an adapter's stderr (a traceback's end) shown under a breakdown, on a terminal and
@@ -46,6 +49,7 @@ impl EngineRun<'_> {
         handshake: &'a Handshake,
         results: &'a [CheckResult],
         unavailable: Option<&'a Outside>,
+        headline: &'a Headline,
     ) -> EngineRun<'a> {
         EngineRun {
             handshake,
@@ -54,6 +58,7 @@ impl EngineRun<'_> {
             gate: None,
             slow: &[],
             check_hint: None,
+            headline,
         }
     }
 
@@ -157,6 +162,8 @@ pub struct RunDocument {
     /// `results.json`.
     pub suite_version: String,
     pub corpus_digest: String,
+    /// The headline score, as every output prints it.
+    pub score: ScoreDocument,
     pub handshake: Handshake,
     pub summary: Summary,
     /// Why the adapter could not run, or how it broke down part way (with its stderr tail).
@@ -169,6 +176,34 @@ pub struct RunDocument {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gate: Option<GateDocument>,
     pub results: Vec<ResultRow>,
+}
+
+/// The headline score ([`Headline`]) in a JSON document.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScoreDocument {
+    /// `95.4%`, as every output shows it.
+    pub percent: String,
+    /// `95.4% of decided checks (rfc9309)`.
+    pub label: String,
+    /// The line to cite: `passes robotstxt-test suite 1.0.0: 95.4% of decided checks (rfc9309)`.
+    pub citation: String,
+    pub passed: usize,
+    pub decided: usize,
+    /// Whether only part of the corpus was run (a filtered run).
+    pub partial: bool,
+}
+
+impl From<&Headline> for ScoreDocument {
+    fn from(h: &Headline) -> ScoreDocument {
+        ScoreDocument {
+            percent: h.percent(),
+            label: h.label(),
+            citation: h.citation(),
+            passed: h.passed,
+            decided: h.decided,
+            partial: h.partial,
+        }
+    }
 }
 
 /// A run judged against an expectation file.
@@ -248,6 +283,7 @@ impl RunDocument {
         RunDocument {
             suite_version: corpus.version_shown(),
             corpus_digest: corpus.digest.clone(),
+            score: run.headline.into(),
             adapter: handshake.name.clone(),
             profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
             handshake: handshake.clone(),
@@ -284,6 +320,7 @@ impl RunDocument {
 /// decision-table diff per case for adapters), then a summary line.
 pub fn human(
     handshake: &Handshake,
+    headline: &Headline,
     cases: &[Case],
     results: &[CheckResult],
     color: bool,
@@ -318,7 +355,14 @@ pub fn human(
     }
     out.push_str(&summary_line(handshake, results));
     out.push('\n');
+    out.push_str(&score_line(headline));
     out
+}
+
+/// `  cite as: passes robotstxt-test suite 1.0.0: 95.4% of decided checks (rfc9309)`, under the
+/// summary line of every text format.
+pub fn score_line(headline: &Headline) -> String {
+    format!("  cite as: {}\n", headline.citation())
 }
 
 /// `  slow under load: 2 checks timed out, then answered as listed when asked again alone with
@@ -443,9 +487,10 @@ pub fn human_gated(
         String::new()
     };
     out.push_str(&format!(
-        "{}\n  against {}: {} non-passes as listed, {} {}, {} unstable, {} unexpected \
+        "{}\n{}  against {}: {} non-passes as listed, {} {}, {} unstable, {} unexpected \
          {}{broke_down}{}: {verdict}\n",
         summary_line(run.handshake, run.results),
+        score_line(run.headline),
         expectations.file.display(),
         t.as_listed,
         t.regressions,

@@ -20,8 +20,8 @@ const MAX_LISTED: usize = 30;
 /// The summary of every engine's run.
 pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String {
     let mut table = String::from(
-        "| adapter | parser | profile | passed | failed | errored | unspecified | result |\n\
-         |---|---|---|---:|---:|---:|---:|---|\n",
+        "| adapter | parser | profile | score | passed | failed | errored | unspecified | result |\n\
+         |---|---|---|---|---:|---:|---:|---:|---|\n",
     );
     let mut problems: Vec<String> = Vec::new();
     let mut surprises: Vec<String> = Vec::new();
@@ -35,11 +35,15 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
             bad += 1;
         }
         let counts = if run.never_answered() {
-            "– | – | – | –".to_owned()
+            "– | – | – | – | –".to_owned()
         } else {
             format!(
-                "{}/{scored} | {} | {} | {}",
-                s.passed, s.failed, s.errored, s.unspecified
+                "{} | {}/{scored} | {} | {} | {}",
+                md(&run.headline.label()),
+                s.passed,
+                s.failed,
+                s.errored,
+                s.unspecified
             )
         };
         // An adapter that never answered has no handshake: its parser and profile are unknown.
@@ -70,6 +74,15 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
         )
     };
     let mut out = heading + &table;
+    // The line to cite, with the suite version, for each adapter that answered.
+    for run in runs.iter().filter(|r| !r.never_answered()) {
+        let _ = writeln!(
+            out,
+            "\n{}: {}",
+            md_code(&run.handshake.name),
+            md(&run.headline.citation())
+        );
+    }
     section(&mut out, "Not as expected", &problems);
     section(&mut out, "Listed but now passing", &surprises);
     out

@@ -95,6 +95,16 @@ impl AdapterRun {
             .any(|r| r.outcome != run::Outcome::Skipped)
     }
 
+    /// The headline score: the decided checks under the claimed profile, of the corpus at
+    /// `suite_version`, as `run` prints it.
+    pub fn headline(&self, suite_version: &str) -> robotstxt_suite::headline::Headline {
+        robotstxt_suite::headline::Headline::of(
+            &self.claimed,
+            &self.handshake.profile,
+            suite_version,
+        )
+    }
+
     /// Total time spent waiting for answers.
     pub fn wall(&self) -> Duration {
         self.case_times.iter().sum()
@@ -287,7 +297,11 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
         let page = markdown::adapter_page(report, adapter);
         files.push((format!("{name}.md"), page.into_bytes()));
     }
-    files.extend(badges::files(&report.adapters, &names));
+    files.extend(badges::files(
+        &report.adapters,
+        &names,
+        &report.corpus.version_shown(),
+    ));
     for pair in versions::pairs(report) {
         let page = markdown::step_page(report, &pair);
         files.push((format!("diffs/{}", pair.page(report)), page.into_bytes()));
