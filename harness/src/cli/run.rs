@@ -64,6 +64,11 @@ pub struct Args {
     cases: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = RunFormat::Human)]
     format: RunFormat,
+    /// Also write this one run in another format into a file, as `FORMAT=FILE` (repeat for
+    /// several: `--also-write junit=junit.xml --also-write markdown=summary.md`), so that a CI
+    /// job's status, its JUnit and its summary come from the same answers.
+    #[arg(long = "also-write", value_name = "FORMAT=FILE", value_parser = parse_also_write)]
+    also_write: Vec<(RunFormat, PathBuf)>,
     /// Show every check not passed in full, in corpus order (`--format long`), instead of
     /// grouped by cause.
     #[arg(long, short)]
@@ -206,30 +211,52 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             (_, true, false) => Exit::Failures,
         };
     }
-    print(&render(&args, &runs, &cases, &corpus_id)?)?;
+    // The files first: a closed standard output must not lose them.
+    for (format, path) in &args.also_write {
+        let text = render(&args, *format, &runs, &cases, &corpus_id)?;
+        robotstxt_runtime::atomic::write_atomic(path, text.as_bytes())?;
+    }
+    print(&render(&args, args.format, &runs, &cases, &corpus_id)?)?;
     Ok(exit)
+}
+
+/// `--also-write`'s `FORMAT=FILE`.
+fn parse_also_write(value: &str) -> Result<(RunFormat, PathBuf), String> {
+    use clap::ValueEnum;
+    let (format, file) = value
+        .split_once('=')
+        .ok_or_else(|| format!("expected FORMAT=FILE, such as junit=junit.xml, not {value:?}"))?;
+    let format = RunFormat::from_str(format, true).map_err(|_| {
+        format!("unknown format {format:?}: one of human, long, json, junit, markdown, github")
+    })?;
+    if file.is_empty() {
+        return Err("the file after FORMAT= is empty".to_owned());
+    }
+    Ok((format, PathBuf::from(file)))
 }
 
 /// The run in the format asked for.
 fn render(
     args: &Args,
+    format: RunFormat,
     runs: &[EngineRun<'_>],
     cases: &[Case],
     corpus_id: &CorpusId,
 ) -> Result<String, Error> {
     let strict = args.gate.strict;
-    Ok(match args.format {
+    Ok(match format {
         RunFormat::Human | RunFormat::Long => {
             // Colours on a terminal, unless `NO_COLOR` (or `CLICOLOR=0`, `TERM=dumb`) says
             // otherwise, or `CLICOLOR_FORCE` asks for them anyway.
-            let color =
-                anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
-            let long = args.verbose || args.format == RunFormat::Long;
+            // Never into a file (`--also-write`).
+            let color = format == args.format
+                && anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
+            let long = args.verbose || format == RunFormat::Long;
             runs.iter()
                 .map(|run| match run.gate {
                     _ if run.never_answered() => run.unavailable_text(&next_step(run.handshake)),
                     Some((expectations, judged)) => {
-                        human_gated(*run, expectations, judged, cases, strict)
+                        human_gated(*run, expectations, judged, cases, strict, long)
                     }
                     None => {
                         let text = if long {

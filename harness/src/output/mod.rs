@@ -6,6 +6,7 @@
 pub mod github;
 pub mod grouped;
 pub mod junit;
+pub mod regressions;
 pub mod summary;
 
 use robotstxt_reference::Profile;
@@ -218,6 +219,17 @@ pub struct GateDocument {
     pub unstable_ids: Vec<String>,
     /// Check ids: listed, but now passing or no longer scored.
     pub unexpected_pass_ids: Vec<String>,
+    /// The regressions counted by group, largest first: `group` (its label), `count`, `ids`.
+    pub regression_groups: Vec<RegressionGroupDocument>,
+}
+
+/// One group of a gate's regressions.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegressionGroupDocument {
+    pub group: robotstxt_suite::cause::Cause,
+    pub label: &'static str,
+    pub count: usize,
+    pub ids: Vec<String>,
 }
 
 impl GateDocument {
@@ -242,6 +254,16 @@ impl GateDocument {
             regression_ids: ids(|s| matches!(s, Status::Regression(_))),
             unstable_ids: ids(|s| matches!(s, Status::Unstable(_))),
             unexpected_pass_ids: ids(|s| matches!(s, Status::UnexpectedPass(_))),
+            regression_groups: (regressions::groups(judged, cases, results).into_iter())
+                .map(|g| RegressionGroupDocument {
+                    group: g.cause,
+                    label: g.cause.label(),
+                    count: g.members.len(),
+                    ids: (g.members.iter())
+                        .map(|&i| regressions::check_id(cases, &results[i]))
+                        .collect(),
+                })
+                .collect(),
         }
     }
 }
@@ -426,53 +448,21 @@ pub(crate) fn summary_line(handshake: &Handshake, results: &[CheckResult]) -> St
     )
 }
 
-/// The human report of a run judged against an expectation file: a block for every regression
-/// (the checks listed and still failing as listed are not shown again), a line for every
-/// unexpected pass, then the summary line and the gate's counts.
+/// The human report of a run judged against an expectation file: the summary, the gate's
+/// verdict and its regressions counted by group first (so that they fit the first screen), then
+/// each group with one regression in full and the ids of the others (`long`: every one in full),
+/// every unstable check, a line for every unexpected pass, and at the end the counts by group
+/// again.
 pub fn human_gated(
     run: EngineRun<'_>,
     expectations: &ExpectationFile,
     judged: &Judged,
     cases: &[Case],
     strict: bool,
+    long: bool,
 ) -> String {
-    let mut out = String::new();
-    let mut once = ShownOnce::default();
-    for (result, status) in run.results.iter().zip(&judged.statuses) {
-        let case = &cases[result.case];
-        match *status {
-            Status::Regression(listed) => {
-                out.push_str("REGRESSION ");
-                if let Some(entry) = listed {
-                    let entry = &expectations.entries[entry];
-                    out.push_str(&format!(
-                        "(listed as {}: {}) ",
-                        entry.outcome,
-                        entry.reason.trim()
-                    ));
-                }
-                out.push_str(&failure_block(case, &once.result(case, result)));
-                out.push('\n');
-            }
-            Status::Unstable(_) => {
-                out.push_str("UNSTABLE (list it as `unstable`, and report it to the parser) ");
-                out.push_str(&failure_block(case, &once.result(case, result)));
-                out.push('\n');
-            }
-            Status::UnexpectedPass(entry) => {
-                let entry = &expectations.entries[entry];
-                out.push_str(&format!(
-                    "UNEXPECTED PASS {}#{}: listed as {} ({}), now {}\n",
-                    case.id,
-                    result.check,
-                    entry.outcome,
-                    entry.reason.trim(),
-                    result.outcome
-                ));
-            }
-            Status::Pass | Status::NotScored | Status::AsListed(_) | Status::BrokeDown => {}
-        }
-    }
+    let groups = regressions::groups(judged, cases, run.results);
+    let counts = regressions::count_lines(&groups, cases, run.results);
     let t = judged.tally();
     let verdict = if run.broke_down_at().is_some() {
         "BROKE DOWN"
@@ -486,7 +476,7 @@ pub fn human_gated(
     } else {
         String::new()
     };
-    out.push_str(&format!(
+    let mut out = format!(
         "{}\n{}  against {}: {} non-passes as listed, {} {}, {} unstable, {} unexpected \
          {}{broke_down}{}: {verdict}\n",
         summary_line(run.handshake, run.results),
@@ -499,8 +489,68 @@ pub fn human_gated(
         t.unexpected_passes,
         plural(t.unexpected_passes, "pass", "passes"),
         if strict { " (strict)" } else { "" },
-    ));
+    );
+    out.push_str(&counts);
+    let mut once = ShownOnce::default();
+    let mut block = |out: &mut String, i: usize| {
+        let result = &run.results[i];
+        let case = &cases[result.case];
+        out.push_str("REGRESSION ");
+        if let Status::Regression(Some(entry)) = judged.statuses[i] {
+            let entry = &expectations.entries[entry];
+            out.push_str(&format!(
+                "(listed as {}: {}) ",
+                entry.outcome,
+                shown(entry.reason.trim())
+            ));
+        }
+        out.push_str(&failure_block(case, &once.result(case, result)));
+    };
+    for group in &groups {
+        out.push_str(&format!("\n== {}\n", group.counted()));
+        let shown_in_full = if long { group.members.len() } else { 1 };
+        for &i in &group.members[..shown_in_full] {
+            block(&mut out, i);
+        }
+        let others: Vec<String> = (group.members[shown_in_full..].iter())
+            .map(|&i| regressions::check_id(cases, &run.results[i]))
+            .collect();
+        if !others.is_empty() {
+            out.push_str(&grouped::wrapped("  also: ", &others));
+        }
+    }
+    let mut surprises = String::new();
+    for (result, status) in run.results.iter().zip(&judged.statuses) {
+        let case = &cases[result.case];
+        match *status {
+            Status::Unstable(_) => {
+                out.push_str("\nUNSTABLE (list it as `unstable`, and report it to the parser) ");
+                out.push_str(&failure_block(case, &once.result(case, result)));
+            }
+            Status::UnexpectedPass(entry) => {
+                let entry = &expectations.entries[entry];
+                surprises.push_str(&format!(
+                    "UNEXPECTED PASS {}#{}: listed as {} ({}), now {}\n",
+                    case.id,
+                    result.check,
+                    entry.outcome,
+                    shown(&cut_middle(entry.reason.trim(), 60)),
+                    result.outcome
+                ));
+            }
+            _ => {}
+        }
+    }
+    if !surprises.is_empty() {
+        out.push('\n');
+        out.push_str(&surprises);
+    }
     out.push_str(&slow_text(&run, cases));
     out.push_str(&run.breakdown_text(cases));
+    if !groups.is_empty() {
+        out.push('\n');
+        out.push_str(&counts);
+        out.push_str(&format!("{}: {verdict}\n", shown(&run.handshake.name)));
+    }
     out
 }

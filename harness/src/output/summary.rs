@@ -11,7 +11,7 @@ use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::{Outcome, Summary};
 use robotstxt_suite::visible::Outside;
 
-use crate::output::{plural, EngineRun, STDERR_LINES};
+use crate::output::{plural, regressions, EngineRun, STDERR_LINES};
 use robotstxt_runtime::markup::{md, md_cell, md_code, md_fence};
 
 /// Listed checks per section before the rest is only counted.
@@ -83,8 +83,41 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
             md(&run.headline.citation())
         );
     }
+    for run in runs {
+        out.push_str(&group_table(run, cases));
+    }
     section(&mut out, "Not as expected", &problems);
     section(&mut out, "Listed but now passing", &surprises);
+    out
+}
+
+/// A gated run's regressions counted by group, as a table: what a pull request's reviewer reads
+/// before the list of checks. Nothing for a run with no regression.
+fn group_table(run: &EngineRun<'_>, cases: &[Case]) -> String {
+    let Some((_, judged)) = run.gate else {
+        return String::new();
+    };
+    let groups = regressions::groups(judged, cases, run.results);
+    if groups.is_empty() {
+        return String::new();
+    }
+    let total: usize = groups.iter().map(|g| g.members.len()).sum();
+    let mut out = format!(
+        "\n#### {}: {total} {} in {} {}\n\n| group | regressions | e.g. |\n|---|---:|---|\n",
+        md_code(&run.handshake.name),
+        plural(total, "regression", "regressions"),
+        groups.len(),
+        plural(groups.len(), "group", "groups")
+    );
+    for group in &groups {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            md_cell(&md(group.cause.label())),
+            group.members.len(),
+            md_cell(&md_code(&group.example(cases, run.results)))
+        );
+    }
     out
 }
 
