@@ -18,6 +18,9 @@
 //! time: callers run [`patient_timeouts`] engine after engine), so that other engines' work does
 //! not slow it down a second time. Asking for stability may run side by side.
 
+use std::collections::BTreeMap;
+use std::time::Duration;
+
 use robotstxt_runtime::lifecycle::{between, Lifecycle};
 use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
@@ -29,7 +32,8 @@ use robotstxt_suite::reask::{ask_patiently, reask, reask_after_rounds, Patient};
 use robotstxt_suite::run::{CheckResult, Outcome, Scoring};
 
 /// Judges one engine's results against `expectations`, after asking its suspects again (see the
-/// module's first rule). The judged run names the checks that were only slow.
+/// module's first rule). The judged run names the checks that were only slow; beside it, how long
+/// each timeout that answered took when asked alone (by result index).
 pub fn judged(
     engine: &mut dyn Lifecycle,
     cases: &[Case],
@@ -37,7 +41,7 @@ pub fn judged(
     scoring: Scoring,
     expectations: &ExpectationFile,
     strict: bool,
-) -> Judged {
+) -> (Judged, BTreeMap<usize, Duration>) {
     let first = judge(expectations, cases, results);
     let patient = ask_patiently(
         engine,
@@ -65,7 +69,7 @@ pub fn judged(
             )
         })
         .collect();
-    judged
+    (judged, patient.took)
 }
 
 /// Asks every engine the whole corpus [`CONFIRMING_ROUNDS`] more times, each round after a fresh

@@ -176,7 +176,14 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             }
             None => None,
         };
-        super::gate::update(&target, previous, name, &report.cases, &adapter.claimed)?;
+        super::gate::update(
+            &target,
+            previous,
+            name,
+            &report.cases,
+            &adapter.claimed,
+            &super::gate::Slow::default(),
+        )?;
     }
     Ok(exit)
 }

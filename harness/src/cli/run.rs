@@ -1,6 +1,8 @@
 //! `robotstxt-test run`: the corpus against the reference or adapters, scored.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
@@ -121,6 +123,8 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     let mut exit = Exit::Ok;
     let mut judged: Vec<Option<Judged>> = Vec::new();
     let mut slow: Vec<Vec<usize>> = Vec::new();
+    // Per engine, how long each timeout that answered took when asked alone.
+    let mut took: Vec<BTreeMap<usize, Duration>> = Vec::new();
     // Engine after engine: a timeout is asked again alone (see `settle`).
     for (((engine, results), plan), rounds) in engines
         .iter_mut()
@@ -149,17 +153,24 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             }
             judged.push(plan.judge.as_ref().map(|e| judge(e, &cases, results)));
             slow.push(Vec::new());
+            took.push(BTreeMap::new());
         } else if let Some(target) = &plan.update {
             let patient = settle::patient_timeouts(engine.as_mut(), &cases, results, scored);
             let previous = plan.judge.as_ref();
             settle::stable_for_update(engine.as_mut(), &cases, results, scored, rounds, previous);
-            let next = gate::update(target, previous, &name, &cases, results)?;
+            let alone = gate::Slow {
+                answered: &patient.answered,
+                took: Some(&patient.took),
+                timeout: Some(args.select.timeout),
+            };
+            let next = gate::update(target, previous, &name, &cases, results, &alone)?;
             judged.push(Some(judge(&next, &cases, results)));
             plan.judge = Some(next);
             slow.push(patient.answered);
+            took.push(patient.took);
         } else if let Some(expectations) = &plan.judge {
             let strict = args.gate.strict;
-            let settled = settle::judged(
+            let (settled, alone) = settle::judged(
                 engine.as_mut(),
                 &cases,
                 results,
@@ -169,11 +180,13 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             );
             slow.push(settled.slow.clone());
             judged.push(Some(settled));
+            took.push(alone);
         } else {
             // No file: a timeout is still asked again before it counts as a failure.
             let patient = settle::patient_timeouts(engine.as_mut(), &cases, results, scored);
             judged.push(None);
             slow.push(patient.answered);
+            took.push(patient.took);
         }
     }
     let headlines: Vec<Headline> = (engines.iter().zip(&all_results))
@@ -193,6 +206,8 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             unavailable: engine.unavailable(),
             gate: plans[i].judge.as_ref().zip(judged[i].as_ref()),
             slow: &slow[i],
+            took: &took[i],
+            timeout: args.select.any().then_some(args.select.timeout),
             check_hint: hints[i].as_deref(),
         })
         .collect();

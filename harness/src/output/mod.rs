@@ -9,6 +9,9 @@ pub mod junit;
 pub mod regressions;
 pub mod summary;
 
+use std::collections::BTreeMap;
+use std::time::Duration;
+
 use robotstxt_reference::Profile;
 use robotstxt_suite::blocks::{decision_diff, failure_block};
 use robotstxt_suite::cases::Case;
@@ -34,11 +37,18 @@ pub struct EngineRun<'a> {
     pub gate: Option<(&'a ExpectationFile, &'a Judged)>,
     /// The results (indexes) that timed out first and answered when asked again with more time.
     pub slow: &'a [usize],
+    /// How long each timeout that answered took when asked alone, by result index.
+    pub took: &'a BTreeMap<usize, Duration>,
+    /// The `--timeout` the run was given, in seconds (`None` for the reference, which has none).
+    pub timeout: Option<f64>,
     /// What to try when the engine broke down: `try: robotstxt-test adapters check ...`.
     pub check_hint: Option<&'a str>,
     /// The score every format prints, with the suite version.
     pub headline: &'a Headline,
 }
+
+/// No timeout asked again: what [`EngineRun::plain`] points at.
+static NO_TIMES: BTreeMap<usize, Duration> = BTreeMap::new();
 
 /// Lines of an adapter's stderr (a traceback's end) shown under a breakdown, on a terminal and
 /// in the Markdown summary; the rest is in `--format json` and `junit`.
@@ -58,6 +68,8 @@ impl EngineRun<'_> {
             unavailable,
             gate: None,
             slow: &[],
+            took: &NO_TIMES,
+            timeout: None,
             check_hint: None,
             headline,
         }
@@ -173,6 +185,9 @@ pub struct RunDocument {
     /// Check ids: the checks that timed out and answered when asked again with more time.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub slow_under_load_ids: Vec<String>,
+    /// Per check id of `slow_under_load_ids`: the seconds it took when asked again alone.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub slow_seconds_alone: BTreeMap<String, f64>,
     /// With `--expectations`: the file, the counts, and which checks broke the gate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gate: Option<GateDocument>,
@@ -312,6 +327,9 @@ impl RunDocument {
             summary: Summary::of(results),
             unavailable: run.unavailable.map(|why| why.raw().to_owned()),
             slow_under_load_ids: run.slow.iter().map(id).collect(),
+            slow_seconds_alone: (run.slow.iter())
+                .filter_map(|i| run.took.get(i).map(|t| (id(i), t.as_secs_f64())))
+                .collect(),
             gate: None,
             results: results
                 .iter()
@@ -387,29 +405,76 @@ pub fn score_line(headline: &Headline) -> String {
     format!("  cite as: {}\n", headline.citation())
 }
 
-/// `  slow under load: 2 checks timed out, then answered as listed when asked again alone with
-/// 4 times the time (a#0, b#1)`, or nothing.
+/// What the run's timeouts were, said as the parser's slowness: the checks that timed out and
+/// then answered when asked again alone (how long each took alone, and the `--timeout` that lets
+/// every one answer the first time), and those that never answered. Nothing when none timed out.
+/// Long lists are cut, so that every line fits 120 columns.
 pub fn slow_text(run: &EngineRun<'_>, cases: &[Case]) -> String {
-    if run.slow.is_empty() {
-        return String::new();
+    let id = |i: usize| format!("{}#{}", cases[run.results[i].case].id, run.results[i].check);
+    let mut out = String::new();
+    let deadline = run
+        .timeout
+        .map_or_else(String::new, |t| format!(" at {t} s"));
+    if !run.slow.is_empty() {
+        let n = run.slow.len();
+        let listed: Vec<String> = (run.slow.iter().take(4))
+            .map(|&i| match run.took.get(&i) {
+                Some(took) => format!("{} in {:.1} s", id(i), took.as_secs_f64()),
+                None => id(i),
+            })
+            .collect();
+        let more = n - listed.len();
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "  slow: {n} {} timed out{deadline}, then answered when asked again alone (the \
+             parser's slowness,\n    not a change of its answers): {}{more}\n",
+            plural(n, "check", "checks"),
+            listed.join(", ")
+        ));
+        let longest = (run.slow.iter())
+            .filter_map(|i| run.took.get(i))
+            .max()
+            .map(Duration::as_secs_f64);
+        if let (Some(longest), Some(_)) = (longest, run.timeout) {
+            out.push_str(&format!(
+                "    --timeout {} lets {} answer the first time\n",
+                enough_timeout(longest),
+                if n == 1 { "it" } else { "every one" }
+            ));
+        }
     }
-    let ids: Vec<String> = (run.slow.iter().take(5))
-        .map(|&i| format!("{}#{}", cases[run.results[i].case].id, run.results[i].check))
+    let never: Vec<usize> = (run.answered().iter().enumerate())
+        .filter(|(_, r)| r.outcome == Outcome::Timeout)
+        .map(|(i, _)| i)
         .collect();
-    let more = run.slow.len().saturating_sub(ids.len());
-    let more = if more > 0 {
-        format!(", and {more} more")
-    } else {
-        String::new()
-    };
-    let n = run.slow.len();
-    format!(
-        "  slow under load: {n} {}: timed out, then answered as expected when asked again alone \
-         with {} times the time ({}{more})\n",
-        plural(n, "check", "checks"),
-        robotstxt_suite::reask::PATIENCE,
-        ids.join(", ")
-    )
+    if let (false, Some(timeout)) = (never.is_empty(), run.timeout) {
+        let most = timeout * f64::from(robotstxt_suite::reask::MOST_PATIENCE);
+        let listed: Vec<String> = never.iter().take(4).map(|&i| id(i)).collect();
+        let more = never.len() - listed.len();
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "  timed out: {} {} gave no answer{deadline}, nor alone in {most} s: {}{more}\n    \
+             if the parser is that slow, try --timeout {}\n",
+            never.len(),
+            plural(never.len(), "check", "checks"),
+            listed.join(", "),
+            enough_timeout(most * 2.0)
+        ));
+    }
+    out
+}
+
+/// A `--timeout` with room above `seconds` (half again, rounded up to a whole second).
+pub fn enough_timeout(seconds: f64) -> u64 {
+    (seconds * 1.5).ceil().max(1.0) as u64
 }
 
 /// `one` when there is exactly one, else `many`: `1 check`, `2 checks`, `0 queries`.

@@ -225,7 +225,11 @@ fn run_result(
         let _ = write!(cell, ", {} unstable", t.unstable);
     }
     if !run.slow.is_empty() {
-        let _ = write!(cell, ", {} slow under load", run.slow.len());
+        let _ = write!(
+            cell,
+            ", {} slow (answered when asked alone)",
+            run.slow.len()
+        );
     }
     if t.unexpected_passes > 0 {
         let passes = plural(t.unexpected_passes, "unexpected pass", "unexpected passes");
