@@ -76,11 +76,7 @@ impl Headline {
     /// The line to cite: `passes robotstxt-test suite 1.0.0: 95.4% of decided checks (rfc9309)`.
     /// A partial run's line says so, so that it is never cited as the suite's.
     pub fn citation(&self) -> String {
-        let partial = if self.partial {
-            " (partial run: not a score of the suite)"
-        } else {
-            ""
-        };
+        let partial = if self.partial { " (partial run)" } else { "" };
         citation_form(&self.suite_version, &self.label()) + partial
     }
 }

@@ -9,6 +9,7 @@ mod corpus;
 mod crawl;
 mod diff;
 mod error;
+mod filter;
 mod fuzz;
 mod gate;
 mod minimize;

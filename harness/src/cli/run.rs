@@ -24,6 +24,7 @@ use robotstxt_test::settle;
 
 use super::corpus;
 use super::error::print;
+use super::filter::FilterArgs;
 use super::gate::{self, GateArgs};
 use super::select::{AdapterArgs, Opened};
 use super::{parse_profile, Error, Exit};
@@ -83,11 +84,19 @@ pub struct Args {
     select: AdapterArgs,
     #[command(flatten)]
     gate: GateArgs,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
     let loaded = corpus::load(&args.cases)?;
-    let (cases, corpus_id) = (loaded.cases, loaded.id);
+    let (whole, corpus_id) = (loaded.cases, loaded.id);
+    let partial = args.filter.any();
+    if partial && args.gate.update_expectations.is_some() {
+        return Err(Error::usage(
+            "--update-expectations writes the whole file: run it without --topic, --case or --group",
+        ));
+    }
     let opened = if args.select.any() {
         // A gate must not pass because an adapter quietly went missing: with expectations, `all`
         // keeps the adapters this machine cannot run, and they fail the run as unavailable.
@@ -100,7 +109,13 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         let profile = args.profile.unwrap_or(Profile::Norobots1994);
         vec![Opened::bare(Box::new(ReferenceEngine::new(profile)))]
     };
-    let mut plans = args.gate.plan(&opened, &cases)?;
+    // Expectations are resolved against the whole corpus; the run asks what the filters keep.
+    let mut plans = args.gate.plan(&opened, &whole)?;
+    let cases = if partial {
+        args.filter.cases(whole)?
+    } else {
+        whole
+    };
     let hints: Vec<Option<String>> = opened.iter().map(|o| o.check_hint.clone()).collect();
     let mut engines: Vec<Box<dyn Lifecycle>> = opened.into_iter().map(|o| o.engine).collect();
     let forced = args.profile;
@@ -112,6 +127,9 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     let rounds = if updating { 1 + CONFIRMING_ROUNDS } else { 1 };
     let bar = progress_bar(rounds * cases.len() * engines.len());
     let mut all_results = run_engines(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1));
+    for results in &mut all_results {
+        args.filter.results(&cases, results);
+    }
     // A file is written from steady answers: the corpus is asked again whole first.
     let confirming = if updating {
         settle::confirming_rounds(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1))
@@ -195,7 +213,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
                 || engine.handshake().profile.clone(),
                 |p| p.name().to_owned(),
             );
-            Headline::of(results, &profile, &corpus_id.version_shown())
+            Headline::of(results, &profile, &corpus_id.version_shown()).partial(partial)
         })
         .collect();
     let runs: Vec<EngineRun<'_>> = (engines.iter().zip(&all_results).enumerate())
@@ -289,6 +307,7 @@ fn render(
                 .iter()
                 .map(|run| {
                     let mut doc = RunDocument::new(run, args.profile, corpus_id, cases);
+                    doc.partial = args.filter.any().then(|| args.filter.described());
                     doc.gate = run
                         .gate
                         .map(|(e, judged)| GateDocument::new(e, judged, cases, run.results));

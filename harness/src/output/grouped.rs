@@ -67,7 +67,7 @@ pub fn group_text(group: &Group, cases: &[Case], results: &[CheckResult]) -> Str
 }
 
 /// `items` joined by `, ` after `lead`, wrapped at [`WIDTH`] with continuation lines indented.
-pub(crate) fn wrapped(lead: &str, items: &[String]) -> String {
+pub fn wrapped(lead: &str, items: &[String]) -> String {
     let indent = " ".repeat(lead.chars().count());
     let mut out = String::new();
     let mut line = lead.to_owned();

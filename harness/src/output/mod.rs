@@ -177,6 +177,10 @@ pub struct RunDocument {
     pub corpus_digest: String,
     /// The headline score, as every output prints it.
     pub score: ScoreDocument,
+    /// When the run was filtered (`--topic`, `--case`, `--group`): what it kept. The result is
+    /// then of part of the suite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
     pub handshake: Handshake,
     pub summary: Summary,
     /// Why the adapter could not run, or how it broke down part way (with its stderr tail).
@@ -321,6 +325,7 @@ impl RunDocument {
             suite_version: corpus.version_shown(),
             corpus_digest: corpus.digest.clone(),
             score: run.headline.into(),
+            partial: None,
             adapter: handshake.name.clone(),
             profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
             handshake: handshake.clone(),
@@ -401,8 +406,16 @@ pub fn human(
 
 /// `  cite as: passes robotstxt-test suite 1.0.0: 95.4% of decided checks (rfc9309)`, under the
 /// summary line of every text format.
+/// A partial run's line says it is no score of the suite.
 pub fn score_line(headline: &Headline) -> String {
-    format!("  cite as: {}\n", headline.citation())
+    if headline.partial {
+        format!(
+            "  score of a partial run (not the suite's): {}\n",
+            headline.with_suite()
+        )
+    } else {
+        format!("  cite as: {}\n", headline.citation())
+    }
 }
 
 /// What the run's timeouts were, said as the parser's slowness: the checks that timed out and
