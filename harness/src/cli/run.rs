@@ -285,7 +285,8 @@ fn render(
             let color = format == args.format
                 && anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
             let long = args.verbose || format == RunFormat::Long;
-            runs.iter()
+            let text: String = runs
+                .iter()
                 .map(|run| match run.gate {
                     _ if run.never_answered() => run.unavailable_text(&next_step(run.handshake)),
                     Some((expectations, judged)) => {
@@ -300,7 +301,9 @@ fn render(
                         text + &slow_text(run, cases) + &run.breakdown_text(cases)
                     }
                 })
-                .collect()
+                .collect();
+            // Every line fits a terminal of 120 columns.
+            robotstxt_test::output::fit::block(&text, None)
         }
         RunFormat::Json => {
             let documents: Vec<RunDocument> = runs

@@ -3,6 +3,7 @@
 //! Markdown summary for CI job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every
 //! writer uses is the runtime's (`robotstxt_runtime::markup`).
 
+pub mod fit;
 pub mod github;
 pub mod grouped;
 pub mod junit;
@@ -582,7 +583,8 @@ pub fn human_gated(
                 shown(entry.reason.trim())
             ));
         }
-        out.push_str(&failure_block(case, &once.result(case, result)));
+        let text = failure_block(case, &once.result(case, result));
+        out.push_str(&fit::block(&text, (!long).then_some(2)));
     };
     for group in &groups {
         out.push_str(&format!("\n== {}\n", group.counted()));
