@@ -138,10 +138,11 @@ fn a_timeout_under_load_is_asked_again_and_the_gate_stays_green() {
     assert!(file.contains("(--timeout "), "{file}");
     assert!(!file.contains("outcome: timeout"), "{file}");
 
-    // Slower than every deadline it is given: a regression of kind timeout, said to have been
-    // asked again.
-    let never = [("CHAOS_SLOW", "30")];
-    let out = run_with(&s, &never, &args);
+    // Slower than every deadline it is given (half a second, then 2, 8 and 32 s alone): a
+    // regression of kind timeout, said to have been asked again.
+    let never = [("CHAOS_SLOW", "45")];
+    let short = [&["--timeout", "0.5"][..], &args[..2], &args[4..]].concat();
+    let out = run_with(&s, &never, &short);
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stdout.contains("REGRESSION"), "{out:?}");
     assert!(out.stdout.contains("actual:   timeout"), "{out:?}");

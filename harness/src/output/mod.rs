@@ -20,6 +20,7 @@ use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
 use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::headline::Headline;
+use robotstxt_suite::reask::{GATE_PATIENT_ASKS, PATIENCE};
 use robotstxt_suite::release::{CheckDigests, CorpusId};
 use robotstxt_suite::run::{CheckResult, Outcome, Summary};
 use robotstxt_suite::visible::{shown, Outside};
@@ -431,15 +432,26 @@ pub fn slow_text(run: &EngineRun<'_>, cases: &[Case]) -> String {
         .map_or_else(String::new, |t| format!(" at {t} s"));
     if !run.slow.is_empty() {
         let n = run.slow.len();
-        let listed: Vec<String> = (run.slow.iter().take(4))
-            .map(|&i| match run.took.get(&i) {
-                Some(took) => format!("{} in {:.1} s", id(i), took.as_secs_f64()),
-                None => id(i),
+        // By case, each case's checks together, with the time its ask took alone.
+        let mut by_case: Vec<(usize, Vec<usize>, Option<Duration>)> = Vec::new();
+        for &i in run.slow {
+            let r = &run.results[i];
+            match by_case.last_mut() {
+                Some((case, checks, _)) if *case == r.case => checks.push(r.check),
+                _ => by_case.push((r.case, vec![r.check], run.took.get(&i).copied())),
+            }
+        }
+        let listed: Vec<String> = (by_case.iter().take(4))
+            .map(|(case, checks, took)| {
+                let checks: Vec<String> = checks.iter().map(ToString::to_string).collect();
+                let took =
+                    took.map_or_else(String::new, |t| format!(" in {:.1} s", t.as_secs_f64()));
+                format!("{}#{}{took}", cases[*case].id, checks.join(","))
             })
             .collect();
-        let more = n - listed.len();
+        let more = by_case.len() - listed.len();
         let more = if more > 0 {
-            format!(" and {more} more")
+            format!(" and {more} more cases")
         } else {
             String::new()
         };
@@ -466,7 +478,7 @@ pub fn slow_text(run: &EngineRun<'_>, cases: &[Case]) -> String {
         .map(|(i, _)| i)
         .collect();
     if let (false, Some(timeout)) = (never.is_empty(), run.timeout) {
-        let most = timeout * f64::from(robotstxt_suite::reask::MOST_PATIENCE);
+        let most = timeout * f64::from(PATIENCE.pow(GATE_PATIENT_ASKS as u32));
         let listed: Vec<String> = never.iter().take(4).map(|&i| id(i)).collect();
         let more = never.len() - listed.len();
         let more = if more > 0 {
@@ -475,12 +487,13 @@ pub fn slow_text(run: &EngineRun<'_>, cases: &[Case]) -> String {
             String::new()
         };
         out.push_str(&format!(
-            "  timed out: {} {} gave no answer{deadline}, nor alone in {most} s: {}{more}\n    \
-             if the parser is that slow, try --timeout {}\n",
+            "  timed out: {} {} gave no answer{deadline}, nor when asked again alone with more time \
+             (its detail says how much):\n    {}{more}; if the parser is that slow, try \
+             --timeout {}\n",
             never.len(),
             plural(never.len(), "check", "checks"),
             listed.join(", "),
-            enough_timeout(most * 2.0)
+            enough_timeout(most)
         ));
     }
     out
