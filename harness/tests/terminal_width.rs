@@ -59,3 +59,31 @@ fn long_notes_and_bodies_fit_in_every_human_view() {
         assert!(out.stdout.contains("a long note"), "{out:?}");
     }
 }
+
+#[test]
+fn every_help_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let commands = [
+        "check", "compare", "diff", "run", "crawl", "crawlers", "report", "adapters", "cases",
+        "survey", "fuzz", "minimize",
+    ];
+    let top = run_binary(dir.path(), &["--help"]);
+    assert_eq!(top.code, 0, "{top:?}");
+    for command in commands {
+        let out = run_binary(dir.path(), &[command, "--help"]);
+        assert_eq!(out.code, 0, "{command}: {out:?}");
+        assert!(
+            out.stdout.contains("Usage: robotstxt-test"),
+            "{command}: {out:?}"
+        );
+        let (width, line) = widest(&out.stdout);
+        assert!(
+            width <= COLUMNS,
+            "{command} --help: {width} columns: {line}"
+        );
+    }
+    // Nothing asked: the help, on stderr, and a usage error.
+    let bare = run_binary(dir.path(), &[]);
+    assert_eq!(bare.code, 2, "{bare:?}");
+    assert!(widest(&bare.stderr).0 <= COLUMNS, "{}", bare.stderr);
+}

@@ -25,6 +25,42 @@ pub fn block(text: &str, max_lines: Option<usize>) -> String {
     out
 }
 
+/// `--help` text fitted to [`COLUMNS`]: a long line wraps under the column its description
+/// starts at (after the flag and its run of spaces), or under its own indent.
+pub fn help(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.chars().count() <= COLUMNS {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            continue;
+        }
+        let lead = line.len() - line.trim_start().len();
+        let column = line[lead..]
+            .find("  ")
+            .map(|at| lead + at + line[lead + at..].len() - line[lead + at..].trim_start().len())
+            .filter(|&c| c < 40)
+            .unwrap_or(lead);
+        let indent = " ".repeat(column);
+        let mut words = line.split(' ');
+        let mut current = words.next().unwrap_or_default().to_owned();
+        for word in words {
+            let width = current.chars().count();
+            if !word.is_empty() && width > column && width + 1 + word.chars().count() > COLUMNS {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current = format!("{indent}{word}");
+            } else {
+                current.push(' ');
+                current.push_str(word);
+            }
+        }
+        out.push_str(current.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// A long line wrapped at word boundaries, its continuation lines indented past its key
 /// (`  note: `), or by four spaces when it has none.
 fn wrap_field(line: &str, max_lines: Option<usize>) -> String {
@@ -73,6 +109,24 @@ fn wrap_field(line: &str, max_lines: Option<usize>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn help_wraps_under_its_description() {
+        let line = format!("      --path <PATH>    {}", "word ".repeat(50));
+        let fitted = help(&line);
+        assert!(
+            fitted.lines().all(|l| l.chars().count() <= COLUMNS),
+            "{fitted}"
+        );
+        assert!(
+            fitted
+                .lines()
+                .nth(1)
+                .unwrap()
+                .starts_with(&format!("{}word", " ".repeat(23))),
+            "{fitted}"
+        );
+    }
 
     #[test]
     fn long_fields_wrap_under_their_key_and_bodies_are_cut() {
