@@ -143,3 +143,17 @@ fn github_never_gets_more_than_ten_errors() {
     assert_eq!(errors.len(), 10, "{}", out.stdout);
     assert!(errors[9].contains("3 more errors"), "{}", out.stdout);
 }
+
+/// The file a user commits names no folder of their machine: the adapter's path under the
+/// current folder is written relative to it.
+#[test]
+fn the_expectation_header_carries_no_machine_path() {
+    let (s, _) = gate();
+    let file = std::fs::read_to_string(s.path("exp.yaml")).unwrap();
+    let folder = s.dir.path().display().to_string();
+    assert!(!file.contains(&folder), "{file}");
+    assert!(
+        file.contains("--adapter-cmd 'python3 fake.py fake 1.0'"),
+        "{file}"
+    );
+}

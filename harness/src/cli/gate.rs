@@ -200,12 +200,24 @@ impl Slow<'_> {
             if self.answered.len() == 1 { "check" } else { "checks" },
         );
         let mut longest: f64 = 0.0;
+        // By case, its checks together: a case is asked again whole, in one time.
+        let mut by_case: Vec<(usize, Vec<String>, Option<f64>)> = Vec::new();
         for &i in self.answered {
             let r = &results[i];
             let took = self.took.and_then(|t| t.get(&i)).map(|d| d.as_secs_f64());
             longest = longest.max(took.unwrap_or(0.0));
+            match by_case.last_mut() {
+                Some((case, checks, _)) if *case == r.case => checks.push(r.check.to_string()),
+                _ => by_case.push((r.case, vec![r.check.to_string()], took)),
+            }
+        }
+        for (case, checks, took) in by_case {
             let took = took.map_or_else(String::new, |t| format!(": {t:.1} s alone"));
-            out.push_str(&format!("#   {}#{}{took}\n", cases[r.case].id, r.check));
+            out.push_str(&format!(
+                "#   {}#{}{took}\n",
+                cases[case].id,
+                checks.join(",")
+            ));
         }
         if self.timeout.is_some() && longest > 0.0 {
             out.push_str(&format!(
