@@ -124,7 +124,8 @@ fn against_expectations(args: &Args) -> Result<Exit, Error> {
 
 fn show(args: &Args, comparison: &Differences) -> Result<Exit, Error> {
     print(&match args.format {
-        DiffFormat::Text => render::text(comparison),
+        // Every line fits a terminal of 120 columns.
+        DiffFormat::Text => robotstxt_test::output::fit::block(&render::text(comparison), None),
         DiffFormat::Markdown => render::markdown(comparison),
         DiffFormat::Json => render::json(comparison),
     })?;
