@@ -2,8 +2,8 @@
 # The regression gate of a parser's own repository, as the composite action in action.yml runs it
 # (and as any other CI can): install robotstxt-test at a pinned version (the wheel from PyPI,
 # which carries the binary: nothing is compiled), run the corpus against
-# the parser's adapter and its expectation file, write JUnit, and put the diff against the
-# expectations into the job summary. Exit status: the gate's (0 as expected, 1 a regression,
+# the parser's adapter and its expectation file once, write JUnit, and put the summary and the diff
+# against the expectations into the job summary. Exit status: the gate's (0 as expected, 1 a regression,
 # 2 bad input, 3 the adapter could not run, 4 an unstable answer).
 #
 # Inputs, from the environment:
@@ -67,16 +67,21 @@ outside() {
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 
-# The gate, judged once for its exit status and the diff; then as JUnit, and as annotations.
+# The gate, run once: its exit status, its JUnit, its summary and what is printed all come from
+# the same answers (a slow check cannot pass in one and fail in another).
 status=0
-"${run[@]}" --format json >"$out/run.json" || status=$?
+"${run[@]}" --format json --also-write "junit=$junit" --also-write "markdown=$out/summary.md" \
+    --also-write "$format=$out/printed.txt" >"$out/run.json" || status=$?
 if [ "$status" -eq 2 ] || [ "$status" -eq 3 ]; then
     # Bad input, or an adapter that would not run: say why, in its own words.
-    { "${run[@]}" --format markdown || true; } | outside
+    { cat "$out/summary.md" 2>/dev/null || true; } | outside
     exit "$status"
 fi
-"${run[@]}" --format junit >"$junit" || true
-"${run[@]}" --format "$format" || true
+cat "$out/printed.txt"
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    # The regressions by group and every check (annotations beyond GitHub's ten are here).
+    cat "$out/summary.md" >>"$GITHUB_STEP_SUMMARY"
+fi
 
 # What changed against what the expectation file accepts: regressions as "broken", entries
 # that could go as "fixed". Into the job summary, and on stdout.

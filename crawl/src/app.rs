@@ -47,6 +47,39 @@ pub struct CrawlOptions {
     pub cache_dir: Option<PathBuf>,
     /// Write the published pages (`crawlers.md`, `crawlers/<name>.md`, `crawl-results.json`) here.
     pub pages: Option<PathBuf>,
+    /// Run only the access cases of these topics (their file's name: `faults` for
+    /// `access/faults/...`); all when empty.
+    pub topics: Vec<String>,
+    /// Run only these access cases, by id (`access/faults/reset-before-status`); all when empty.
+    pub case_ids: Vec<String>,
+}
+
+/// The cases `options` selects by topic and id; an unknown one is a usage error naming those
+/// there are.
+fn selected(options: &CrawlOptions, cases: Vec<AccessCase>) -> Result<Vec<AccessCase>, AppError> {
+    let topic = |c: &AccessCase| c.id.split('/').nth(1).unwrap_or_default().to_owned();
+    for wanted in &options.topics {
+        if !cases.iter().any(|c| &topic(c) == wanted) {
+            let mut known: Vec<String> = cases.iter().map(topic).collect();
+            known.dedup();
+            return Err(AppError::Usage(format!(
+                "--topic {wanted}: no such access topic; the topics are: {}",
+                known.join(", ")
+            )));
+        }
+    }
+    for wanted in &options.case_ids {
+        if !cases.iter().any(|c| &c.id == wanted) {
+            return Err(AppError::Usage(format!(
+                "--case {wanted}: no such access case (ids are `access/<topic>/<name>`)"
+            )));
+        }
+    }
+    Ok(cases
+        .into_iter()
+        .filter(|c| options.topics.is_empty() || options.topics.contains(&topic(c)))
+        .filter(|c| options.case_ids.is_empty() || options.case_ids.contains(&c.id))
+        .collect())
 }
 
 /// Why `crawl` could not run: bad input (exit 2) or output not written (exit 5).
@@ -339,7 +372,14 @@ pub fn gather(
 
 /// `crawl`: runs, prints, gates; returns the exit code.
 pub fn crawl(options: &CrawlOptions, out: &mut dyn Write) -> Result<u8, AppError> {
-    let cases = load_cases(&options.cases)?;
+    let partial = !options.topics.is_empty() || !options.case_ids.is_empty();
+    if partial && options.update_expectations.is_some() {
+        return Err(AppError::Usage(
+            "--update-expectations writes the whole file: run it without --topic or --case"
+                .to_owned(),
+        ));
+    }
+    let cases = selected(options, load_cases(&options.cases)?)?;
     if cases.is_empty() {
         return Err(AppError::Usage(
             "no access case found: a run of zero cases would pass any gate".to_owned(),
@@ -354,9 +394,14 @@ pub fn crawl(options: &CrawlOptions, out: &mut dyn Write) -> Result<u8, AppError
     };
     let (crawlers, missing) = crawlers_under_test(options)?;
     eprintln!(
-        "access cases: {} ({} checks)",
+        "access cases: {} ({} checks){}",
         cases.len(),
-        cases.iter().map(|c| c.checks.len()).sum::<usize>()
+        cases.iter().map(|c| c.checks.len()).sum::<usize>(),
+        if partial {
+            ", a partial run (--topic, --case)"
+        } else {
+            ""
+        }
     );
     let total = cases.len();
     let done: Vec<AtomicUsize> = (crawlers.iter()).map(|_| AtomicUsize::new(0)).collect();

@@ -6,10 +6,37 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::Parser as _;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    if cli::asks_version(std::env::args_os()) {
+        return match cli::print_version() {
+            Ok(exit) => exit.into(),
+            Err(error) => ExitCode::from(error.exit_code()),
+        };
+    }
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        // Help, fitted to 120 columns as everything a terminal shows.
+        Err(error)
+            if matches!(
+                error.kind(),
+                clap::error::ErrorKind::DisplayHelp
+                    | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) =>
+        {
+            let text = robotstxt_test::output::fit::help(&error.render().to_string());
+            let code = if error.use_stderr() {
+                eprint!("{text}");
+                2
+            } else {
+                print!("{text}");
+                0
+            };
+            return ExitCode::from(code);
+        }
+        Err(error) => error.exit(),
+    };
     if let Err(error) = robotstxt_runtime::signals::install() {
         eprintln!("warning: {error}");
     }

@@ -88,13 +88,32 @@ fn the_action_script_passes_and_fails_the_gate_as_it_should() {
     std::fs::write(&file, lines.join("\n") + "\n").unwrap();
     let (red, summary) = gate(repo.path(), root.path());
     assert_eq!(red.code, 1, "{red:?}");
+    // One annotation per group of regressions, with its count and an example, on its entry.
+    let errors: Vec<&str> = red
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("::error"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", red.stdout);
     assert!(
-        red.stdout.contains(&format!(
-            "::error file=expectations.yaml,line={},title=robotstxt-test::author-parser: regression on {check}: listed as error, now fail",
+        errors[0].starts_with(&format!(
+            "::error file=expectations.yaml,line={},title=robotstxt-test::author-parser: 1 regression: ",
             line - 1
         )),
         "{}",
         red.stdout
+    );
+    assert!(
+        errors[0].contains(&format!("; e.g. {check}: listed as error, now fail (")),
+        "{}",
+        red.stdout
+    );
+    // The JUnit and the summary are of the same run: the regression is in both, by group.
+    let junit = std::fs::read_to_string(repo.path().join("robotstxt-test-junit.xml")).unwrap();
+    assert!(junit.contains("<property name=\"regressions: "), "{junit}");
+    assert!(
+        summary.contains("| group | regressions | e.g. |"),
+        "{summary}"
     );
     assert!(summary.contains("| 0 | 0 | 1 | 0 |"), "{summary}");
     assert!(summary.contains(&check), "{summary}");

@@ -222,3 +222,47 @@ fn ctrl_c_leaves_no_crawler_behind_not_even_a_detached_child() {
     }
     assert_eq!(left, Vec::<u32>::new());
 }
+
+#[test]
+fn a_crawl_selects_by_topic_and_case_and_names_what_is_unknown() {
+    let one = crawl(
+        "obedient",
+        &[
+            "--case",
+            "access/faults/reset-before-status",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(one.status.code(), Some(0), "{}", text(&one.stderr));
+    assert!(
+        text(&one.stderr).contains("access cases: 1 ("),
+        "{}",
+        text(&one.stderr)
+    );
+    assert!(
+        text(&one.stderr).contains("a partial run"),
+        "{}",
+        text(&one.stderr)
+    );
+    let topic = crawl("obedient", &["--topic", "faults", "--format", "json"]);
+    assert_eq!(topic.status.code(), Some(0), "{}", text(&topic.stderr));
+    assert!(
+        text(&topic.stdout).contains("access/faults/reset-before-status"),
+        "{}",
+        text(&topic.stdout)
+    );
+    assert!(
+        !text(&topic.stdout).contains("access/status/"),
+        "{}",
+        text(&topic.stdout)
+    );
+    for (flag, value, said) in [
+        ("--topic", "nope", "no such access topic"),
+        ("--case", "access/nope/x", "no such access case"),
+    ] {
+        let out = crawl("obedient", &[flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(text(&out.stderr).contains(said), "{}", text(&out.stderr));
+    }
+}

@@ -471,7 +471,7 @@ fn markdown_summary() {
     );
     assert!(
         ok.stdout
-            .contains("| `fake` | fake 1.0 | norobots-1994 | 1/3 | 1 | 1 | 1 | ✅ 2 as listed, of 2 in `exp.yaml` |"),
+            .contains("| `fake` | fake 1.0 | norobots-1994 | 33.3% of decided checks \\(norobots-1994\\) | 1/3 | 1 | 1 | 1 | ✅ 2 as listed, of 2 in `exp.yaml` |"),
         "{}",
         ok.stdout
     );

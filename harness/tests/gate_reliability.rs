@@ -109,16 +109,48 @@ fn a_timeout_under_load_is_asked_again_and_the_gate_stays_green() {
     let out = run_with(&s, &slow, &args);
     drop(busy);
     assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.stdout.contains("slow under load: 3 checks"), "{out:?}");
+    assert!(
+        out.stdout.contains("slow: 3 checks timed out at 1 s"),
+        "{out:?}"
+    );
+    // How long it took alone, and the deadline that lets it answer the first time.
+    assert!(out.stdout.contains(" in 1."), "{out:?}");
+    assert!(out.stdout.contains("--timeout "), "{out:?}");
     assert!(!out.stdout.contains("REGRESSION"), "{out:?}");
 
-    // Slower than every deadline it is given: a regression of kind timeout, said to have been
-    // asked again.
-    let never = [("CHAOS_SLOW", "30")];
-    let out = run_with(&s, &never, &args);
+    // An update under the same deadline lists the slow checks in the file's header, by their
+    // answer: nothing in it is a timeout.
+    let out = run_with(
+        &s,
+        &slow,
+        &[
+            "--adapter-cmd",
+            cmd.as_str(),
+            "--timeout",
+            "1",
+            "--update-expectations",
+            "slow.yaml",
+        ],
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let file = std::fs::read_to_string(s.path("slow.yaml")).unwrap();
+    assert!(file.contains("# Slow: 3 checks timed out at 1 s"), "{file}");
+    assert!(file.contains("(--timeout "), "{file}");
+    assert!(!file.contains("outcome: timeout"), "{file}");
+
+    // Slower than every deadline it is given (half a second, then 2, 8 and 32 s alone): a
+    // regression of kind timeout, said to have been asked again.
+    let never = [("CHAOS_SLOW", "45")];
+    let short = [&["--timeout", "0.5"][..], &args[..2], &args[4..]].concat();
+    let out = run_with(&s, &never, &short);
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stdout.contains("REGRESSION"), "{out:?}");
     assert!(out.stdout.contains("actual:   timeout"), "{out:?}");
+    assert!(
+        out.stdout
+            .contains("if the parser is that slow, try --timeout"),
+        "{out:?}"
+    );
     assert!(
         out.stdout
             .contains("asked again alone with 4 times the time"),

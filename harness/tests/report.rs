@@ -66,8 +66,14 @@ fn writes_every_file() {
     assert_eq!(names.len(), 6, "{names:?}");
     let fake: serde_json::Value = serde_json::from_str(&read(&badges, "fake.json")).unwrap();
     assert_eq!(fake["schemaVersion"], 1);
-    assert_eq!(fake["label"], "robotstxt-test norobots-1994");
-    assert!(fake["message"].as_str().unwrap().ends_with('%'), "{fake}");
+    assert_eq!(fake["label"], "robotstxt-test suite none (norobots-1994)");
+    assert!(
+        fake["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("% of decided checks"),
+        "{fake}"
+    );
     let missing: serde_json::Value =
         serde_json::from_str(&read(&badges, "nonexistent-adapter.json")).unwrap();
     assert_eq!(missing["message"], "no data");

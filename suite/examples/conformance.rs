@@ -5,7 +5,9 @@
 //!
 //! Checks listed in `tests/expectations.yaml` (the format `run --expectations` reads) are expected
 //! failures: a case holding one shows as `[listed]` and passes while it fails as listed. Write
-//! the file from the parser as it is with `ROBOTSTXT_TEST_UPDATE_EXPECTATIONS=1 cargo test`.
+//! the file from the parser as it is with `ROBOTSTXT_TEST_UPDATE_EXPECTATIONS=1 cargo test`. A
+//! listed check that now passes says so on stderr; `ROBOTSTXT_TEST_STRICT=1 cargo test` fails on
+//! it instead (the in-process `run --strict`).
 use robotstxt_suite::reference::Robots;
 use robotstxt_suite::{Engine, Failure, Handshake, Profile, Query, Reply, Verdict};
 

@@ -28,7 +28,9 @@
 //!
 //! - libtest-mimic has no status for an expected failure, so a case that holds a listed check is
 //!   shown with the kind `listed` (`test [listed] line-endings/cr-only ... ok`): it passes while it
-//!   fails as listed. A listed check that now passes passes too (write the file again to drop it).
+//!   fails as listed. A listed check that now passes passes too, and says so on stderr (write the
+//!   file again to drop it); with [`STRICT_VARIABLE`] set (`ROBOTSTXT_TEST_STRICT=1 cargo test`)
+//!   it fails instead, as `run --strict` does.
 //! - Write (or rewrite) the file from the parser as it is today with [`UPDATE_VARIABLE`] set:
 //!   `ROBOTSTXT_TEST_UPDATE_EXPECTATIONS=1 cargo test --test conformance`. Every case is run
 //!   before the tests are made, each non-pass asked again (a check whose answer varies is written
@@ -54,6 +56,15 @@ use crate::run::{run_case, run_cases, Outcome, Scoring};
 /// The environment variable that makes [`gated_trials`] write its expectation file from the run
 /// (any value but empty or `0`).
 pub const UPDATE_VARIABLE: &str = crate::expectations::IN_PROCESS_UPDATE;
+
+/// The environment variable that makes a listed check that now passes fail its test (any value
+/// but empty or `0`): the in-process `--strict`.
+pub const STRICT_VARIABLE: &str = crate::expectations::IN_PROCESS_STRICT;
+
+/// Whether the environment variable `name` is set to anything but empty or `0`.
+fn is_set(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0")
+}
 
 /// Why the in-process tests could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -103,7 +114,8 @@ where
 {
     let file = file.as_ref();
     let cases = embedded::embedded_cases().map_err(ConformanceError::Corpus)?;
-    let update = std::env::var(UPDATE_VARIABLE).is_ok_and(|v| !v.is_empty() && v != "0");
+    let update = is_set(UPDATE_VARIABLE);
+    let strict = is_set(STRICT_VARIABLE);
     let previous = if file.is_file() {
         let loaded = ExpectationFile::load(file).map_err(ConformanceError::Expectations)?;
         if !update {
@@ -135,7 +147,7 @@ where
             let make = make.clone();
             let expectations = Arc::clone(&expectations);
             let trial = Trial::test(case.id.clone(), move || {
-                gated_check(&case, &mut make(), &expectations)
+                gated_check(&case, &mut make(), &expectations, strict)
             });
             if listed {
                 trial.with_kind("listed")
@@ -189,16 +201,18 @@ fn write_from_run<E: Engine, F: Fn() -> E>(
 }
 
 /// Every check of `case` on `engine`, judged against `expectations`: a failed test shows each
-/// regression and each unstable answer.
+/// regression and each unstable answer (and under `strict` each listed check that now passes);
+/// a listed check that now passes says so on stderr either way.
 fn gated_check(
     case: &Case,
     engine: &mut dyn Engine,
     expectations: &ExpectationFile,
+    strict: bool,
 ) -> Result<(), Failed> {
     let scoring = Scoring::Claimed(engine.handshake().claimed_profile());
     let cases = std::slice::from_ref(case);
     let mut results = run_case(0, case, engine, scoring);
-    let suspects = judge(expectations, cases, &results).suspects(false);
+    let suspects = judge(expectations, cases, &results).suspects(strict);
     reask(
         engine,
         Between::in_process(),
@@ -208,20 +222,36 @@ fn gated_check(
         &suspects,
     );
     let judged = judge(expectations, cases, &results);
-    let failures: Vec<String> = (results.iter().zip(&judged.statuses))
-        .filter_map(|(r, status)| {
-            let what = match status {
-                Status::Regression(None) => "REGRESSION (not listed)".to_owned(),
-                Status::Regression(Some(e)) => format!(
-                    "REGRESSION (listed as {})",
-                    expectations.entries[*e].outcome
-                ),
-                Status::Unstable(_) => "UNSTABLE (list it as `unstable`)".to_owned(),
-                _ => return None,
-            };
-            Some(format!("{what} {}", failure_block(case, r)))
-        })
-        .collect();
+    let mut failures: Vec<String> = Vec::new();
+    for (r, status) in results.iter().zip(&judged.statuses) {
+        let what = match status {
+            Status::Regression(None) => "REGRESSION (not listed)".to_owned(),
+            Status::Regression(Some(e)) => format!(
+                "REGRESSION (listed as {})",
+                expectations.entries[*e].outcome
+            ),
+            Status::Unstable(_) => "UNSTABLE (list it as `unstable`)".to_owned(),
+            Status::UnexpectedPass(e) => {
+                let said = format!(
+                    "{}#{} is listed as {} in {}, and now {}: write the file again \
+                     ({UPDATE_VARIABLE}=1 cargo test) to drop it",
+                    case.id,
+                    r.check,
+                    expectations.entries[*e].outcome,
+                    expectations.file.display(),
+                    r.outcome
+                );
+                if strict {
+                    failures.push(format!("UNEXPECTED PASS ({STRICT_VARIABLE}): {said}"));
+                } else {
+                    eprintln!("note: {said}");
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        failures.push(format!("{what} {}", failure_block(case, r)));
+    }
     if failures.is_empty() {
         Ok(())
     } else {
@@ -288,5 +318,31 @@ mod tests {
         assert!(!failed.is_empty() && failed.len() < cases.len());
         let message = failed[0].message().unwrap();
         assert!(message.contains("expected: disallowed"), "{message}");
+    }
+
+    #[test]
+    fn a_listed_check_that_passes_fails_only_when_strict() {
+        let cases = embedded::embedded_cases().unwrap();
+        let case = cases
+            .iter()
+            .find(|c| c.checks.len() == 1)
+            .expect("a case of one check");
+        let yaml = format!(
+            "adapter: reference\nexpectations:\n- check: {}#0\n  outcome: fail\n  reason: planted\n",
+            case.id
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("expectations.yaml");
+        std::fs::write(&file, yaml).unwrap();
+        let expectations = ExpectationFile::load(&file).unwrap();
+        let mut reference = ReferenceEngine::new(Profile::Rfc9309);
+        assert!(gated_check(case, &mut reference, &expectations, false).is_ok());
+        let strict = gated_check(case, &mut reference, &expectations, true).unwrap_err();
+        let message = strict.message().unwrap();
+        assert!(
+            message.contains("UNEXPECTED PASS (ROBOTSTXT_TEST_STRICT)"),
+            "{message}"
+        );
+        assert!(message.contains("write the file again"), "{message}");
     }
 }

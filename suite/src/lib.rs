@@ -12,7 +12,8 @@
 //! asking a suspect check again ([`reask`]), what causes a parser to answer otherwise ([`cause`]),
 //! expectation files and the gate that judges a run against one ([`expectations`]), and the text
 //! blocks that show a case and a failure ([`blocks`], [`visible`]), and the corpus's own version,
-//! which results cite, with the digest of the cases as run ([`release`]).
+//! which results cite, with the digest of the cases as run ([`release`]), and the one score a
+//! result is cited by ([`headline`]).
 //!
 //! # The case format
 //!
@@ -66,6 +67,7 @@ pub mod embedded;
 pub mod engine;
 pub mod expectations;
 pub mod expected;
+pub mod headline;
 pub mod input;
 pub mod limits;
 pub mod local_url;

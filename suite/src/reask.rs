@@ -17,9 +17,12 @@
 //! A timeout is not the parser's answer either. On a loaded machine (a shared CI runner) a slow
 //! check misses its deadline without anything having changed in the parser, so a check that
 //! timed out is asked again before it counts ([`ask_patiently`]): **alone** (one case, one
-//! engine, after the side-by-side run), with [`PATIENCE`] times the usual deadline, at most
-//! [`PATIENT_ASKS`] times. An answer then takes the timeout's place; two more timeouts leave it
-//! a timeout, with a detail saying so.
+//! engine, after the side-by-side run), with [`PATIENCE`] times the usual deadline, then
+//! [`PATIENCE`] times that again ([`PATIENT_ASKS`] asks): a machine with every core busy slows a
+//! check by a factor, and the second ask outlasts any load a CI runner sees. An answer then takes
+//! the timeout's place, and how long it took alone is kept ([`Patient::took`]), so that the
+//! message can name the `--timeout` that lets it answer the first time; two more timeouts leave
+//! it a timeout, with a detail saying so.
 
 use std::collections::BTreeMap;
 
@@ -72,11 +75,23 @@ pub const REASKS: usize = 4;
 /// another (for a parser that flips 1% of its answers, a failure is missed once in a million).
 pub const CONFIRMING_ROUNDS: usize = 2;
 
-/// How many times its usual deadline a check that timed out gets when it is asked again.
+/// How many times its usual deadline a check that timed out gets when it is asked again; each
+/// further ask multiplies it again.
 pub const PATIENCE: u32 = 4;
 
-/// How many times at most a check that timed out is asked again with [`PATIENCE`].
+/// How many times at most a check that timed out is asked again: with [`PATIENCE`] times its
+/// deadline, then `PATIENCE * PATIENCE` times.
 pub const PATIENT_ASKS: usize = 2;
+
+/// The most a check asked again gets, in times its usual deadline: what a timeout that never
+/// answered was given.
+pub const MOST_PATIENCE: u32 = PATIENCE.pow(PATIENT_ASKS as u32);
+
+/// How many times a gate asks again a check that timed out where its expectation file lists an
+/// answer: the file was written from a run that saw the check answer, so it does answer, and on a
+/// machine slowed by more than [`MOST_PATIENCE`] times it gets a third ask, with
+/// `PATIENCE * MOST_PATIENCE` times its deadline, before it counts as a regression.
+pub const GATE_PATIENT_ASKS: usize = PATIENT_ASKS + 1;
 
 /// Asks the cases of `suspects` (indexes into `results`, one engine's results over `cases`)
 /// again, and marks every suspect whose answer changed as unstable. Returns how many were.
@@ -173,6 +188,8 @@ pub fn differing(results: &[CheckResult], rounds: &[Vec<CheckResult>]) -> Vec<us
 pub struct Patient {
     /// The results (indexes) that answered when asked again with more time.
     pub answered: Vec<usize>,
+    /// How long the ask that answered took, alone, per result index of `answered`.
+    pub took: BTreeMap<usize, std::time::Duration>,
     /// The reply each case asked again gave in the end (case index, reply), for callers that
     /// keep replies to score them again (a report scores one reply under every profile).
     pub replies: Vec<(usize, Result<Reply, Failure>)>,
@@ -190,6 +207,28 @@ pub fn ask_patiently<E: Engine + ?Sized>(
     scoring: Scoring,
     timed_out: &[usize],
 ) -> Patient {
+    ask_patiently_up_to(
+        engine,
+        between,
+        cases,
+        results,
+        scoring,
+        timed_out,
+        PATIENT_ASKS,
+    )
+}
+
+/// As [`ask_patiently`], asking each case up to `asks` times, each with [`PATIENCE`] times more
+/// than the last ([`GATE_PATIENT_ASKS`] for a gate).
+pub fn ask_patiently_up_to<E: Engine + ?Sized>(
+    engine: &mut E,
+    between: Between<E>,
+    cases: &[Case],
+    results: &mut [CheckResult],
+    scoring: Scoring,
+    timed_out: &[usize],
+    asks: usize,
+) -> Patient {
     let mut found = Patient::default();
     if timed_out.is_empty() || (between.unavailable)(engine).is_some() {
         return found;
@@ -198,12 +237,15 @@ pub fn ask_patiently<E: Engine + ?Sized>(
     for &i in timed_out {
         by_case.entry(results[i].case).or_default().push(i);
     }
-    (between.set_patience)(engine, PATIENCE);
     for (&case, asked) in &by_case {
         let queries = queries_of(&cases[case]);
         let mut reply = None;
-        for _ in 0..PATIENT_ASKS {
+        let mut took = std::time::Duration::ZERO;
+        for ask in 1..=asks.max(1) {
+            (between.set_patience)(engine, PATIENCE.pow(ask as u32));
+            let start = std::time::Instant::now();
             let got = engine.check(&cases[case].id, &cases[case].robots, &queries);
+            took = start.elapsed();
             let timed_out = matches!(&got, Err(f) if f.fault == crate::engine::Fault::Timeout);
             reply = Some(got);
             if !timed_out {
@@ -220,15 +262,17 @@ pub fn ask_patiently<E: Engine + ?Sized>(
                 let detail = results[i].detail.take().unwrap_or_default();
                 results[i].detail = Some(
                     format!(
-                        "{}\nasked again alone with {PATIENCE} times the time, \
-                         {PATIENT_ASKS} times: no answer either",
-                        detail.raw()
+                        "{}\nasked again alone with {PATIENCE} times the time, then up to \
+                         {} times: no answer either",
+                        detail.raw(),
+                        PATIENCE.pow(asks.max(1) as u32)
                     )
                     .into(),
                 );
             } else {
                 results[i] = new.clone();
                 found.answered.push(i);
+                found.took.insert(i, took);
             }
         }
         found.replies.push((case, reply));

@@ -65,18 +65,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         // fresh cache twenty minutes. What is left out is named, with the command that adds it.
         let (ready, missing) = args.select.installed()?;
         if !missing.is_empty() {
-            eprintln!(
-                "compare: asking the {} installed {}; {} more can be installed: \
-                 robotstxt-test adapters install {} (or --adapter NAME, which installs it)",
-                ready.len(),
-                if ready.len() == 1 {
-                    "adapter"
-                } else {
-                    "adapters"
-                },
-                missing.len(),
-                missing.join(" ")
-            );
+            eprint!("{}", install_hint(ready.len(), &missing));
         }
         args.select.adapters = ready;
     }
@@ -93,7 +82,10 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     let comparison = Comparison::new(&body, queries, &mut engines);
     adapter::stop_all(engines);
     print(&match args.format {
-        CompareFormat::Human => render::human(&comparison),
+        // Every line fits a terminal of 120 columns.
+        CompareFormat::Human => {
+            robotstxt_test::output::fit::block(&render::human(&comparison), None)
+        }
         CompareFormat::Markdown => render::markdown(&comparison),
         CompareFormat::Json => {
             let json = serde_json::to_string_pretty(&render::json(&comparison));
@@ -150,4 +142,44 @@ fn queries(args: &Args) -> Result<Vec<Query>, Error> {
             })
         })
         .collect())
+}
+
+/// What `compare` says when adapters are left out because they are not installed: the command
+/// that installs them on lines of its own, continued with `\` so that it pastes whole, every
+/// line within 120 columns.
+fn install_hint(ready: usize, missing: &[String]) -> String {
+    let command: Vec<String> = (["robotstxt-test", "adapters", "install"].into_iter())
+        .map(str::to_owned)
+        .chain(missing.iter().cloned())
+        .collect();
+    let wrapped = robotstxt_test::output::grouped::wrapped("  ", &command);
+    let lines: Vec<String> = (wrapped.lines())
+        .map(|l| l.replace(", ", " ").trim_end_matches(',').to_owned())
+        .collect();
+    format!(
+        "compare: asking the {ready} installed {}; {} more can be installed (or name one with \
+         --adapter NAME,\nwhich installs it):\n{}\n",
+        if ready == 1 { "adapter" } else { "adapters" },
+        missing.len(),
+        lines.join(" \\\n")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::install_hint;
+
+    #[test]
+    fn the_install_hint_fits_120_columns_and_pastes_whole() {
+        let missing: Vec<String> = (0..30).map(|i| format!("some-adapter-name-{i}")).collect();
+        let hint = install_hint(3, &missing);
+        assert!(hint.lines().all(|l| l.chars().count() <= 120), "{hint}");
+        let command: String = (hint.lines().skip(2))
+            .map(|l| l.trim_end_matches('\\').trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(command.starts_with("robotstxt-test adapters install some-adapter-name-0 "));
+        assert!(command.ends_with(" some-adapter-name-29"), "{command}");
+        assert_eq!(command.split(' ').count(), 33, "{command}");
+    }
 }

@@ -78,6 +78,14 @@ pub struct Args {
     /// with the site's request log) and crawl-results.json.
     #[arg(long, value_name = "DIR")]
     pages: Option<PathBuf>,
+    /// Run only the access cases of this topic (`faults` for `access/faults/...`); repeatable.
+    /// The run is partial.
+    #[arg(long = "topic", value_name = "TOPIC")]
+    topics: Vec<String>,
+    /// Run only this access case (`access/faults/reset-before-status`); repeatable. The run is
+    /// partial.
+    #[arg(long = "case", value_name = "ID")]
+    case_ids: Vec<String>,
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
@@ -105,6 +113,8 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         crawlers_dir: args.crawlers_dir,
         cache_dir: args.cache_dir,
         pages: args.pages,
+        topics: args.topics,
+        case_ids: args.case_ids,
     };
     let code = app::crawl(&options, &mut std::io::stdout().lock())?;
     Ok(exit_of(code))

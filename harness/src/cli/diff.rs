@@ -133,7 +133,10 @@ fn against_expectations(args: &Args) -> Result<Exit, Error> {
 fn show(args: &Args, comparison: &Differences) -> Result<Exit, Error> {
     let listed = if args.all { usize::MAX } else { LISTED };
     print(&match args.format {
-        DiffFormat::Text => render::text_listing(comparison, listed),
+        // Every line fits a terminal of 120 columns.
+        DiffFormat::Text => {
+            robotstxt_test::output::fit::block(&render::text_listing(comparison, listed), None)
+        }
         DiffFormat::Markdown => render::markdown_listing(comparison, listed, args.link.as_deref()),
         DiffFormat::Json => render::json(comparison),
     })?;

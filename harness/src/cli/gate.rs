@@ -156,11 +156,13 @@ pub fn update(
     adapter: &str,
     cases: &[Case],
     results: &[CheckResult],
+    slow: &Slow<'_>,
 ) -> Result<ExpectationFile, Error> {
     let mut next = gate::updated(adapter, previous, cases, results);
     next.file = target.to_owned();
-    next.written_by = Some(super::invocation());
-    write_atomic(target, next.to_yaml().as_bytes())?;
+    next.written_by = Some(portable(&super::invocation()));
+    let text = with_slow_checks(&next.to_yaml(), &slow.comment(cases, results));
+    write_atomic(target, text.as_bytes())?;
     let changes =
         gate::Changes::between(previous.unwrap_or(&ExpectationFile::empty(adapter)), &next);
     eprintln!(
@@ -170,4 +172,88 @@ pub fn update(
         changes.describe()
     );
     Ok(next)
+}
+
+/// The checks of an update that timed out and answered when asked again alone: how long each
+/// took, and the deadline the run had.
+#[derive(Debug, Default)]
+pub struct Slow<'a> {
+    pub answered: &'a [usize],
+    pub took: Option<&'a std::collections::BTreeMap<usize, std::time::Duration>>,
+    pub timeout: Option<f64>,
+}
+
+impl Slow<'_> {
+    /// The comment lines an expectation file carries about them, or nothing.
+    fn comment(&self, cases: &[Case], results: &[CheckResult]) -> String {
+        if self.answered.is_empty() {
+            return String::new();
+        }
+        let deadline = self
+            .timeout
+            .map_or_else(String::new, |t| format!(" at {t} s"));
+        let mut out =
+            format!(
+            "# Slow: {} {} timed out{deadline} and answered when asked again alone (listed by\n\
+             # its answer, not as a timeout); a gate asks them again alone too:\n",
+            self.answered.len(),
+            if self.answered.len() == 1 { "check" } else { "checks" },
+        );
+        let mut longest: f64 = 0.0;
+        // By case, its checks together: a case is asked again whole, in one time.
+        let mut by_case: Vec<(usize, Vec<String>, Option<f64>)> = Vec::new();
+        for &i in self.answered {
+            let r = &results[i];
+            let took = self.took.and_then(|t| t.get(&i)).map(|d| d.as_secs_f64());
+            longest = longest.max(took.unwrap_or(0.0));
+            match by_case.last_mut() {
+                Some((case, checks, _)) if *case == r.case => checks.push(r.check.to_string()),
+                _ => by_case.push((r.case, vec![r.check.to_string()], took)),
+            }
+        }
+        for (case, checks, took) in by_case {
+            let took = took.map_or_else(String::new, |t| format!(": {t:.1} s alone"));
+            out.push_str(&format!(
+                "#   {}#{}{took}\n",
+                cases[case].id,
+                checks.join(",")
+            ));
+        }
+        if self.timeout.is_some() && longest > 0.0 {
+            out.push_str(&format!(
+                "#   (--timeout {} lets every one answer the first time)\n",
+                robotstxt_test::output::enough_timeout(longest)
+            ));
+        }
+        out
+    }
+}
+
+/// `yaml` with `comment` before its `adapter:` line (the end of its header).
+fn with_slow_checks(yaml: &str, comment: &str) -> String {
+    match yaml.find("\nadapter:") {
+        Some(at) if !comment.is_empty() => {
+            format!("{}\n{comment}{}", &yaml[..at], &yaml[at + 1..])
+        }
+        _ => yaml.to_owned(),
+    }
+}
+
+/// A command line as a committed file may carry it: the current folder's path cut from absolute
+/// paths under it, and the home folder written `~`, so that no file names the machine it was
+/// written on.
+pub fn portable(command: &str) -> String {
+    let mut text = command.to_owned();
+    if let Ok(cwd) = std::env::current_dir() {
+        let cwd = cwd.display().to_string();
+        if cwd.len() > 1 {
+            text = text.replace(&format!("{cwd}/"), "").replace(&cwd, ".");
+        }
+    }
+    if let Some(home) = std::env::var_os("HOME").map(|h| h.to_string_lossy().into_owned()) {
+        if home.len() > 1 {
+            text = text.replace(&home, "~");
+        }
+    }
+    text
 }

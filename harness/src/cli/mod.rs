@@ -9,6 +9,7 @@ mod corpus;
 mod crawl;
 mod diff;
 mod error;
+mod filter;
 mod fuzz;
 mod gate;
 mod minimize;
@@ -65,7 +66,8 @@ impl From<Exit> for ExitCode {
     arg_required_else_help = true
 )]
 pub struct Cli {
-    /// Print the tool's version, the corpus's suite version and its digest.
+    /// Print the tool's version, the corpus's suite version and its digest, and the form a
+    /// result is cited in. Works after a subcommand too (`run -V`).
     #[arg(short = 'V', long)]
     version: bool,
     #[command(subcommand)]
@@ -88,17 +90,43 @@ enum Command {
     Minimize(minimize::Args),
 }
 
+/// Whether the command line asks for the version: `-V` or `--version` anywhere before a `--`,
+/// so that it answers after a subcommand too, before that subcommand's required arguments are
+/// missed (`robotstxt-test diff -V`). Under `cases`, `--version` is the release's version
+/// (`cases freeze --version 1.2.0`): only `-V` asks there.
+pub fn asks_version(args: impl IntoIterator<Item = std::ffi::OsString>) -> bool {
+    let args: Vec<std::ffi::OsString> = args.into_iter().skip(1).collect();
+    let under_cases = args
+        .iter()
+        .find(|a| !a.to_string_lossy().starts_with('-'))
+        .is_some_and(|a| a == "cases");
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "-V" || (a == "--version" && !under_cases))
+}
+
+/// `--version`'s text: the tool, the corpus it carries, and the form a result is cited in, with
+/// the score that `run` prints in its place.
+pub fn print_version() -> Result<Exit, Error> {
+    let id = corpus::embedded_id()?;
+    let version = id.version_shown();
+    let form = robotstxt_suite::headline::citation_form(
+        &version,
+        &format!("NN.N% {} (PROFILE)", robotstxt_suite::headline::LABEL),
+    );
+    error::print_line(&format!(
+        "robotstxt-test {} (suite {version}, corpus {})\n\
+         cite a result as `run` prints it: {form}",
+        env!("CARGO_PKG_VERSION"),
+        id.digest
+    ))?;
+    Ok(Exit::Ok)
+}
+
 pub fn execute(cli: Cli) -> Result<Exit, Error> {
     let Some(command) = cli.command else {
         // `arg_required_else_help` leaves only `--version` to get here.
-        let id = corpus::embedded_id()?;
-        error::print_line(&format!(
-            "robotstxt-test {} (suite {}, corpus {})",
-            env!("CARGO_PKG_VERSION"),
-            id.version_shown(),
-            id.digest
-        ))?;
-        return Ok(Exit::Ok);
+        return print_version();
     };
     match command {
         Command::Check(args) => check::execute(args),
@@ -140,5 +168,26 @@ pub fn progress_line(bar: &indicatif::ProgressBar, line: &str) {
         eprintln!("{line}");
     } else {
         bar.println(line.as_ref());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asks_version;
+
+    fn asks(line: &str) -> bool {
+        asks_version(line.split(' ').map(std::ffi::OsString::from))
+    }
+
+    #[test]
+    fn the_version_is_asked_anywhere_but_as_a_release_version() {
+        assert!(asks("robotstxt-test -V"));
+        assert!(asks("robotstxt-test --version"));
+        assert!(asks("robotstxt-test run --adapter x -V"));
+        assert!(asks("robotstxt-test diff --version"));
+        assert!(asks("robotstxt-test cases freeze -V"));
+        assert!(!asks("robotstxt-test cases freeze --version 1.2.0"));
+        assert!(!asks("robotstxt-test run --adapter-cmd x -- -V"));
+        assert!(!asks("robotstxt-test run"));
     }
 }

@@ -246,10 +246,19 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     }
     for adapter in &report.adapters {
         let total = report::matrix::Cell::decided(&adapter.claimed);
+        let headline = adapter.headline(&report.corpus.version_shown());
         let status = match (&adapter.unavailable, adapter.has_data()) {
             (Some(why), false) => format!("no data: {}", why.first_line()),
-            (Some(_), true) => format!("{} decided passed (broke down part way)", total.shown()),
-            (None, _) => format!("{} decided passed", total.shown()),
+            (Some(_), true) => format!(
+                "{} decided passed, {} (broke down part way)",
+                total.shown(),
+                headline.with_suite()
+            ),
+            (None, _) => format!(
+                "{} decided passed, {}",
+                total.shown(),
+                headline.with_suite()
+            ),
         };
         eprintln!("{:<24} {}", shown(&adapter.handshake.name), shown(&status));
     }
@@ -289,6 +298,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             &adapter.handshake.name,
             &report.cases,
             &adapter.claimed,
+            &super::gate::Slow::default(),
         )?;
     }
     Ok(exit)

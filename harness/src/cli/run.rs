@@ -1,6 +1,8 @@
 //! `robotstxt-test run`: the corpus against the reference or adapters, scored.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use robotstxt_reference::Profile;
@@ -9,6 +11,7 @@ use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::{ClaimedProfile, Engine, ReferenceEngine};
 use robotstxt_suite::expectations::gate::{judge, Judged};
+use robotstxt_suite::headline::Headline;
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::release::CorpusId;
 use robotstxt_suite::run::{Outcome, Scoring};
@@ -21,6 +24,7 @@ use robotstxt_test::settle;
 
 use super::corpus;
 use super::error::print;
+use super::filter::FilterArgs;
 use super::gate::{self, GateArgs};
 use super::select::{AdapterArgs, Opened};
 use super::{parse_profile, Error, Exit};
@@ -63,6 +67,11 @@ pub struct Args {
     cases: Vec<PathBuf>,
     #[arg(long, value_enum, default_value_t = RunFormat::Human)]
     format: RunFormat,
+    /// Also write this one run in another format into a file, as `FORMAT=FILE` (repeat for
+    /// several: `--also-write junit=junit.xml --also-write markdown=summary.md`), so that a CI
+    /// job's status, its JUnit and its summary come from the same answers.
+    #[arg(long = "also-write", value_name = "FORMAT=FILE", value_parser = parse_also_write)]
+    also_write: Vec<(RunFormat, PathBuf)>,
     /// Show every check not passed in full, in corpus order (`--format long`), instead of
     /// grouped by cause.
     #[arg(long, short)]
@@ -75,11 +84,19 @@ pub struct Args {
     select: AdapterArgs,
     #[command(flatten)]
     gate: GateArgs,
+    #[command(flatten)]
+    filter: FilterArgs,
 }
 
 pub fn execute(args: Args) -> Result<Exit, Error> {
     let loaded = corpus::load(&args.cases)?;
-    let (cases, corpus_id) = (loaded.cases, loaded.id);
+    let (whole, corpus_id) = (loaded.cases, loaded.id);
+    let partial = args.filter.any();
+    if partial && args.gate.update_expectations.is_some() {
+        return Err(Error::usage(
+            "--update-expectations writes the whole file: run it without --topic, --case or --group",
+        ));
+    }
     let opened = if args.select.any() {
         // A gate must not pass because an adapter quietly went missing: with expectations, `all`
         // keeps the adapters this machine cannot run, and they fail the run as unavailable.
@@ -92,7 +109,13 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         let profile = args.profile.unwrap_or(Profile::Norobots1994);
         vec![Opened::bare(Box::new(ReferenceEngine::new(profile)))]
     };
-    let mut plans = args.gate.plan(&opened, &cases)?;
+    // Expectations are resolved against the whole corpus; the run asks what the filters keep.
+    let mut plans = args.gate.plan(&opened, &whole)?;
+    let cases = if partial {
+        args.filter.cases(whole)?
+    } else {
+        whole
+    };
     let hints: Vec<Option<String>> = opened.iter().map(|o| o.check_hint.clone()).collect();
     let mut engines: Vec<Box<dyn Lifecycle>> = opened.into_iter().map(|o| o.engine).collect();
     let forced = args.profile;
@@ -104,6 +127,9 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     let rounds = if updating { 1 + CONFIRMING_ROUNDS } else { 1 };
     let bar = progress_bar(rounds * cases.len() * engines.len());
     let mut all_results = run_engines(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1));
+    for results in &mut all_results {
+        args.filter.results(&cases, results);
+    }
     // A file is written from steady answers: the corpus is asked again whole first.
     let confirming = if updating {
         settle::confirming_rounds(&cases, &mut engines, &scoring, &|_, _, _| bar.inc(1))
@@ -115,6 +141,8 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     let mut exit = Exit::Ok;
     let mut judged: Vec<Option<Judged>> = Vec::new();
     let mut slow: Vec<Vec<usize>> = Vec::new();
+    // Per engine, how long each timeout that answered took when asked alone.
+    let mut took: Vec<BTreeMap<usize, Duration>> = Vec::new();
     // Engine after engine: a timeout is asked again alone (see `settle`).
     for (((engine, results), plan), rounds) in engines
         .iter_mut()
@@ -143,17 +171,24 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             }
             judged.push(plan.judge.as_ref().map(|e| judge(e, &cases, results)));
             slow.push(Vec::new());
+            took.push(BTreeMap::new());
         } else if let Some(target) = &plan.update {
             let patient = settle::patient_timeouts(engine.as_mut(), &cases, results, scored);
             let previous = plan.judge.as_ref();
             settle::stable_for_update(engine.as_mut(), &cases, results, scored, rounds, previous);
-            let next = gate::update(target, previous, &name, &cases, results)?;
+            let alone = gate::Slow {
+                answered: &patient.answered,
+                took: Some(&patient.took),
+                timeout: Some(args.select.timeout),
+            };
+            let next = gate::update(target, previous, &name, &cases, results, &alone)?;
             judged.push(Some(judge(&next, &cases, results)));
             plan.judge = Some(next);
             slow.push(patient.answered);
+            took.push(patient.took);
         } else if let Some(expectations) = &plan.judge {
             let strict = args.gate.strict;
-            let settled = settle::judged(
+            let (settled, alone) = settle::judged(
                 engine.as_mut(),
                 &cases,
                 results,
@@ -163,20 +198,34 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             );
             slow.push(settled.slow.clone());
             judged.push(Some(settled));
+            took.push(alone);
         } else {
             // No file: a timeout is still asked again before it counts as a failure.
             let patient = settle::patient_timeouts(engine.as_mut(), &cases, results, scored);
             judged.push(None);
             slow.push(patient.answered);
+            took.push(patient.took);
         }
     }
+    let headlines: Vec<Headline> = (engines.iter().zip(&all_results))
+        .map(|(engine, results)| {
+            let profile = args.profile.map_or_else(
+                || engine.handshake().profile.clone(),
+                |p| p.name().to_owned(),
+            );
+            Headline::of(results, &profile, &corpus_id.version_shown()).partial(partial)
+        })
+        .collect();
     let runs: Vec<EngineRun<'_>> = (engines.iter().zip(&all_results).enumerate())
         .map(|(i, (engine, results))| EngineRun {
+            headline: &headlines[i],
             handshake: engine.handshake(),
             results,
             unavailable: engine.unavailable(),
             gate: plans[i].judge.as_ref().zip(judged[i].as_ref()),
             slow: &slow[i],
+            took: &took[i],
+            timeout: args.select.any().then_some(args.select.timeout),
             check_hint: hints[i].as_deref(),
         })
         .collect();
@@ -195,47 +244,73 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             (_, true, false) => Exit::Failures,
         };
     }
-    print(&render(&args, &runs, &cases, &corpus_id)?)?;
+    // The files first: a closed standard output must not lose them.
+    for (format, path) in &args.also_write {
+        let text = render(&args, *format, &runs, &cases, &corpus_id)?;
+        robotstxt_runtime::atomic::write_atomic(path, text.as_bytes())?;
+    }
+    print(&render(&args, args.format, &runs, &cases, &corpus_id)?)?;
     Ok(exit)
+}
+
+/// `--also-write`'s `FORMAT=FILE`.
+fn parse_also_write(value: &str) -> Result<(RunFormat, PathBuf), String> {
+    use clap::ValueEnum;
+    let (format, file) = value
+        .split_once('=')
+        .ok_or_else(|| format!("expected FORMAT=FILE, such as junit=junit.xml, not {value:?}"))?;
+    let format = RunFormat::from_str(format, true).map_err(|_| {
+        format!("unknown format {format:?}: one of human, long, json, junit, markdown, github")
+    })?;
+    if file.is_empty() {
+        return Err("the file after FORMAT= is empty".to_owned());
+    }
+    Ok((format, PathBuf::from(file)))
 }
 
 /// The run in the format asked for.
 fn render(
     args: &Args,
+    format: RunFormat,
     runs: &[EngineRun<'_>],
     cases: &[Case],
     corpus_id: &CorpusId,
 ) -> Result<String, Error> {
     let strict = args.gate.strict;
-    Ok(match args.format {
+    Ok(match format {
         RunFormat::Human | RunFormat::Long => {
             // Colours on a terminal, unless `NO_COLOR` (or `CLICOLOR=0`, `TERM=dumb`) says
             // otherwise, or `CLICOLOR_FORCE` asks for them anyway.
-            let color =
-                anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
-            let long = args.verbose || args.format == RunFormat::Long;
-            runs.iter()
+            // Never into a file (`--also-write`).
+            let color = format == args.format
+                && anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
+            let long = args.verbose || format == RunFormat::Long;
+            let text: String = runs
+                .iter()
                 .map(|run| match run.gate {
                     _ if run.never_answered() => run.unavailable_text(&next_step(run.handshake)),
                     Some((expectations, judged)) => {
-                        human_gated(*run, expectations, judged, cases, strict)
+                        human_gated(*run, expectations, judged, cases, strict, long)
                     }
                     None => {
                         let text = if long {
-                            human(run.handshake, cases, run.answered(), color)
+                            human(run.handshake, run.headline, cases, run.answered(), color)
                         } else {
-                            human_grouped(run.handshake, cases, run.answered())
+                            human_grouped(run.handshake, run.headline, cases, run.answered())
                         };
                         text + &slow_text(run, cases) + &run.breakdown_text(cases)
                     }
                 })
-                .collect()
+                .collect();
+            // Every line fits a terminal of 120 columns.
+            robotstxt_test::output::fit::block(&text, None)
         }
         RunFormat::Json => {
             let documents: Vec<RunDocument> = runs
                 .iter()
                 .map(|run| {
                     let mut doc = RunDocument::new(run, args.profile, corpus_id, cases);
+                    doc.partial = args.filter.any().then(|| args.filter.described());
                     doc.gate = run
                         .gate
                         .map(|(e, judged)| GateDocument::new(e, judged, cases, run.results));

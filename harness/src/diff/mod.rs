@@ -101,13 +101,18 @@ pub enum ChangeDirection {
     Broken,
     /// Anything else: a different wrong answer, or a different answer to an unscored check.
     Changed,
+    /// One run timed out where the other did not: the parser's (or the machine's) slowness,
+    /// counted apart from the verdicts that changed.
+    #[serde(rename = "timed-out")]
+    TimedOut,
 }
 
 impl ChangeDirection {
-    pub const ALL: [ChangeDirection; 3] = [
+    pub const ALL: [ChangeDirection; 4] = [
         ChangeDirection::Broken,
         ChangeDirection::Fixed,
         ChangeDirection::Changed,
+        ChangeDirection::TimedOut,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -115,6 +120,7 @@ impl ChangeDirection {
             ChangeDirection::Fixed => "fixed",
             ChangeDirection::Broken => "broken",
             ChangeDirection::Changed => "changed",
+            ChangeDirection::TimedOut => "timed out",
         }
     }
 
@@ -124,6 +130,7 @@ impl ChangeDirection {
             return None;
         }
         Some(match (old.outcome, new.outcome) {
+            (Outcome::Timeout, _) | (_, Outcome::Timeout) => ChangeDirection::TimedOut,
             (o, Outcome::Pass) if o != Outcome::Pass => ChangeDirection::Fixed,
             (Outcome::Pass, n) if n != Outcome::Pass => ChangeDirection::Broken,
             _ => ChangeDirection::Changed,

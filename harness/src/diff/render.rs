@@ -132,6 +132,10 @@ pub fn counts(diff: &AdapterDiff) -> String {
         diff.count(ChangeDirection::Changed)
     );
     for (n, what) in [
+        (
+            diff.count(ChangeDirection::TimedOut),
+            "timed out in one run only (slowness, not a change of verdict)",
+        ),
         (diff.new_in_suite, "new in the suite"),
         (diff.removed, "removed from the suite"),
         (

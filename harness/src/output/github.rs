@@ -9,58 +9,77 @@
 
 use std::fmt::Write as _;
 
-use crate::grouping::is_grouped;
+use crate::grouping;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::CheckResult;
 
-use super::EngineRun;
+use super::{regressions, EngineRun};
 
-/// The annotations of every run, then each run's summary line as plain text.
+/// GitHub shows at most this many annotations of one level per step: beyond it, the last one
+/// shown counts the rest, which the job summary (`--format markdown`) lists.
+pub const MAX_PER_LEVEL: usize = 10;
+
+/// One workflow command before it is written.
+struct Annotation {
+    level: &'static str,
+    file: Option<String>,
+    line: Option<usize>,
+    message: String,
+}
+
+/// The annotations of every run (a gate's regressions one per group, with its count; at most
+/// [`MAX_PER_LEVEL`] of each level), then each run's summary and its groups as plain text.
 pub fn annotations(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String {
-    let mut out = String::new();
+    let mut found: Vec<Annotation> = Vec::new();
+    let mut text = String::new();
     for run in runs {
         let name = &run.handshake.name;
         if run.never_answered() {
             let why = run
                 .unavailable
                 .map_or(std::borrow::Cow::Borrowed("no answer"), |why| why.shown());
-            command(
-                &mut out,
-                "error",
-                None,
-                None,
-                &format!("{name}: unavailable: {why}"),
-            );
+            found.push(Annotation {
+                level: "error",
+                file: None,
+                line: None,
+                message: format!("{name}: unavailable: {why}"),
+            });
             continue;
         }
         match run.gate {
             Some((expectations, judged)) => {
                 let file = expectations.file.display().to_string();
-                for (status, r) in judged.statuses.iter().zip(run.results) {
-                    let id = format!("{}#{}", cases[r.case].id, r.check);
-                    let entry = |i: &Option<usize>| i.map(|i| &expectations.entries[i]);
-                    let (level, entry, message) = match status {
-                        Status::Regression(i) => (
-                            "error",
-                            entry(i),
-                            match entry(i) {
-                                Some(e) => format!(
-                                    "{name}: regression on {id}: listed as {}, now {}",
-                                    e.outcome,
-                                    shown(r)
-                                ),
-                                None => format!(
-                                    "{name}: regression on {id}: {} (expected {}), and no entry \
-                                     lists it",
-                                    shown(r),
-                                    expected(r)
-                                ),
-                            },
+                let groups = regressions::groups(judged, cases, run.results);
+                for group in &groups {
+                    let first = group.members[0];
+                    let r = &run.results[first];
+                    let id = regressions::check_id(cases, r);
+                    let listed = match judged.statuses[first] {
+                        Status::Regression(Some(e)) => Some(&expectations.entries[e]),
+                        _ => None,
+                    };
+                    let example = match listed {
+                        Some(e) => format!("{id}: listed as {}, now {}", e.outcome, shown(r)),
+                        None => format!(
+                            "{id}: {} (expected {}), and no entry lists it",
+                            shown(r),
+                            expected(r)
                         ),
+                    };
+                    found.push(Annotation {
+                        level: "error",
+                        file: Some(file.clone()),
+                        line: listed.and_then(|e| e.line),
+                        message: format!("{name}: {}; e.g. {example}", group.counted()),
+                    });
+                }
+                for (status, r) in judged.statuses.iter().zip(run.results) {
+                    let id = regressions::check_id(cases, r);
+                    let (level, entry, message) = match status {
                         Status::Unstable(i) => (
                             "warning",
-                            entry(i),
+                            i.map(|i| &expectations.entries[i]),
                             format!(
                                 "{name}: {id} answered differently when asked again: {}",
                                 shown(r)
@@ -77,27 +96,62 @@ pub fn annotations(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> Stri
                         ),
                         _ => continue,
                     };
-                    command(
-                        &mut out,
+                    found.push(Annotation {
                         level,
-                        Some(&file),
-                        entry.and_then(|e| e.line),
-                        &message,
-                    );
+                        file: Some(file.clone()),
+                        line: entry.and_then(|e| e.line),
+                        message,
+                    });
                 }
+                text.push_str(&super::summary_line(run.handshake, run.results));
+                text.push('\n');
+                text.push_str(&super::score_line(run.headline));
+                text.push_str(&regressions::count_lines(&groups, cases, run.results));
             }
             None => {
-                for r in run.results.iter().filter(|r| is_grouped(r)) {
-                    let id = format!("{}#{}", cases[r.case].id, r.check);
-                    let message = format!("{name}: {id}: {} (expected {})", shown(r), expected(r));
-                    command(&mut out, "error", None, None, &message);
+                let results = run.answered();
+                for group in grouping::group(cases, results) {
+                    let r = &results[group.representative];
+                    found.push(Annotation {
+                        level: "error",
+                        file: None,
+                        line: None,
+                        message: format!(
+                            "{name}: {}; e.g. {}: {} (expected {})",
+                            group.heading(),
+                            regressions::check_id(cases, r),
+                            shown(r),
+                            expected(r)
+                        ),
+                    });
                 }
+                text.push_str(&super::summary_line(run.handshake, run.results));
+                text.push('\n');
+                text.push_str(&super::score_line(run.headline));
             }
         }
-        out.push_str(&super::summary_line(run.handshake, run.results));
-        out.push('\n');
     }
-    out
+    let mut out = String::new();
+    for level in ["error", "warning", "notice"] {
+        let of_level: Vec<&Annotation> = found.iter().filter(|a| a.level == level).collect();
+        let shown_here = if of_level.len() > MAX_PER_LEVEL {
+            MAX_PER_LEVEL - 1
+        } else {
+            of_level.len()
+        };
+        for a in &of_level[..shown_here] {
+            command(&mut out, level, a.file.as_deref(), a.line, &a.message);
+        }
+        let rest = of_level.len() - shown_here;
+        if rest > 0 {
+            let message = format!(
+                "{rest} more {level}s: GitHub shows {MAX_PER_LEVEL} per step; the job summary \
+                 (run --format markdown) lists them"
+            );
+            command(&mut out, level, None, None, &message);
+        }
+    }
+    out + &text
 }
 
 fn shown(r: &CheckResult) -> String {

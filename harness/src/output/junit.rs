@@ -21,7 +21,7 @@ use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::Outcome;
 use robotstxt_suite::visible::Outside;
 
-use crate::output::EngineRun;
+use crate::output::{regressions, EngineRun};
 use robotstxt_runtime::markup::xml;
 
 /// How one testcase is reported.
@@ -153,6 +153,9 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
         ("language", &h.language),
         ("homepage", &h.homepage),
         ("profile", &h.profile),
+        ("score", &run.headline.label()),
+        ("suite-version", &run.headline.suite_version),
+        ("citation", &run.headline.citation()),
     ] {
         let _ = writeln!(
             properties,
@@ -166,6 +169,17 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
             "      <property name=\"unavailable\" value=\"{}\"/>",
             xml(why.raw())
         );
+    }
+    // The regressions counted by group, one property each, largest first.
+    if let Some((_, judged)) = run.gate {
+        for group in regressions::groups(judged, cases, run.results) {
+            let _ = writeln!(
+                properties,
+                "      <property name=\"regressions: {}\" value=\"{}\"/>",
+                xml(group.cause.label()),
+                group.members.len()
+            );
+        }
     }
     if let Some((expectations, _)) = run.gate {
         let _ = writeln!(
@@ -235,9 +249,10 @@ fn gated_verdict(
                 || "not listed".to_owned(),
                 |e| format!("listed as {}", expectations.entries[e].outcome),
             );
+            let group = robotstxt_suite::cause::of_result(case, result);
             Verdict::Failure {
                 kind: "regression".to_owned(),
-                message: format!("regression: {} ({was})", result.outcome),
+                message: format!("regression: {} ({was}); group: {group}", result.outcome),
             }
         }
         Status::Unstable(_) => Verdict::Failure {

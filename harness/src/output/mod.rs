@@ -3,10 +3,15 @@
 //! Markdown summary for CI job pages ([`summary`]), JUnit XML ([`junit`]), and the escaping every
 //! writer uses is the runtime's (`robotstxt_runtime::markup`).
 
+pub mod fit;
 pub mod github;
 pub mod grouped;
 pub mod junit;
+pub mod regressions;
 pub mod summary;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
 
 use robotstxt_reference::Profile;
 use robotstxt_suite::blocks::{decision_diff, failure_block};
@@ -14,6 +19,8 @@ use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Handshake;
 use robotstxt_suite::expectations::gate::{Judged, Status, Tally};
 use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::headline::Headline;
+use robotstxt_suite::reask::{GATE_PATIENT_ASKS, PATIENCE};
 use robotstxt_suite::release::{CheckDigests, CorpusId};
 use robotstxt_suite::run::{CheckResult, Outcome, Summary};
 use robotstxt_suite::visible::{shown, Outside};
@@ -32,9 +39,18 @@ pub struct EngineRun<'a> {
     pub gate: Option<(&'a ExpectationFile, &'a Judged)>,
     /// The results (indexes) that timed out first and answered when asked again with more time.
     pub slow: &'a [usize],
+    /// How long each timeout that answered took when asked alone, by result index.
+    pub took: &'a BTreeMap<usize, Duration>,
+    /// The `--timeout` the run was given, in seconds (`None` for the reference, which has none).
+    pub timeout: Option<f64>,
     /// What to try when the engine broke down: `try: robotstxt-test adapters check ...`.
     pub check_hint: Option<&'a str>,
+    /// The score every format prints, with the suite version.
+    pub headline: &'a Headline,
 }
+
+/// No timeout asked again: what [`EngineRun::plain`] points at.
+static NO_TIMES: BTreeMap<usize, Duration> = BTreeMap::new();
 
 /// Lines of an adapter's stderr (a traceback's end) shown under a breakdown, on a terminal and
 /// in the Markdown summary; the rest is in `--format json` and `junit`.
@@ -46,6 +62,7 @@ impl EngineRun<'_> {
         handshake: &'a Handshake,
         results: &'a [CheckResult],
         unavailable: Option<&'a Outside>,
+        headline: &'a Headline,
     ) -> EngineRun<'a> {
         EngineRun {
             handshake,
@@ -53,7 +70,10 @@ impl EngineRun<'_> {
             unavailable,
             gate: None,
             slow: &[],
+            took: &NO_TIMES,
+            timeout: None,
             check_hint: None,
+            headline,
         }
     }
 
@@ -157,6 +177,12 @@ pub struct RunDocument {
     /// `results.json`.
     pub suite_version: String,
     pub corpus_digest: String,
+    /// The headline score, as every output prints it.
+    pub score: ScoreDocument,
+    /// When the run was filtered (`--topic`, `--case`, `--group`): what it kept. The result is
+    /// then of part of the suite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
     pub handshake: Handshake,
     pub summary: Summary,
     /// Why the adapter could not run, or how it broke down part way (with its stderr tail).
@@ -165,10 +191,41 @@ pub struct RunDocument {
     /// Check ids: the checks that timed out and answered when asked again with more time.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub slow_under_load_ids: Vec<String>,
+    /// Per check id of `slow_under_load_ids`: the seconds it took when asked again alone.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub slow_seconds_alone: BTreeMap<String, f64>,
     /// With `--expectations`: the file, the counts, and which checks broke the gate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gate: Option<GateDocument>,
     pub results: Vec<ResultRow>,
+}
+
+/// The headline score ([`Headline`]) in a JSON document.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScoreDocument {
+    /// `95.4%`, as every output shows it.
+    pub percent: String,
+    /// `95.4% of decided checks (rfc9309)`.
+    pub label: String,
+    /// The line to cite: `passes robotstxt-test suite 1.0.0: 95.4% of decided checks (rfc9309)`.
+    pub citation: String,
+    pub passed: usize,
+    pub decided: usize,
+    /// Whether only part of the corpus was run (a filtered run).
+    pub partial: bool,
+}
+
+impl From<&Headline> for ScoreDocument {
+    fn from(h: &Headline) -> ScoreDocument {
+        ScoreDocument {
+            percent: h.percent(),
+            label: h.label(),
+            citation: h.citation(),
+            passed: h.passed,
+            decided: h.decided,
+            partial: h.partial,
+        }
+    }
 }
 
 /// A run judged against an expectation file.
@@ -183,6 +240,17 @@ pub struct GateDocument {
     pub unstable_ids: Vec<String>,
     /// Check ids: listed, but now passing or no longer scored.
     pub unexpected_pass_ids: Vec<String>,
+    /// The regressions counted by group, largest first: `group` (its label), `count`, `ids`.
+    pub regression_groups: Vec<RegressionGroupDocument>,
+}
+
+/// One group of a gate's regressions.
+#[derive(Debug, Clone, Serialize)]
+pub struct RegressionGroupDocument {
+    pub group: robotstxt_suite::cause::Cause,
+    pub label: &'static str,
+    pub count: usize,
+    pub ids: Vec<String>,
 }
 
 impl GateDocument {
@@ -207,6 +275,16 @@ impl GateDocument {
             regression_ids: ids(|s| matches!(s, Status::Regression(_))),
             unstable_ids: ids(|s| matches!(s, Status::Unstable(_))),
             unexpected_pass_ids: ids(|s| matches!(s, Status::UnexpectedPass(_))),
+            regression_groups: (regressions::groups(judged, cases, results).into_iter())
+                .map(|g| RegressionGroupDocument {
+                    group: g.cause,
+                    label: g.cause.label(),
+                    count: g.members.len(),
+                    ids: (g.members.iter())
+                        .map(|&i| regressions::check_id(cases, &results[i]))
+                        .collect(),
+                })
+                .collect(),
         }
     }
 }
@@ -248,12 +326,17 @@ impl RunDocument {
         RunDocument {
             suite_version: corpus.version_shown(),
             corpus_digest: corpus.digest.clone(),
+            score: run.headline.into(),
+            partial: None,
             adapter: handshake.name.clone(),
             profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
             handshake: handshake.clone(),
             summary: Summary::of(results),
             unavailable: run.unavailable.map(|why| why.raw().to_owned()),
             slow_under_load_ids: run.slow.iter().map(id).collect(),
+            slow_seconds_alone: (run.slow.iter())
+                .filter_map(|i| run.took.get(i).map(|t| (id(i), t.as_secs_f64())))
+                .collect(),
             gate: None,
             results: results
                 .iter()
@@ -284,6 +367,7 @@ impl RunDocument {
 /// decision-table diff per case for adapters), then a summary line.
 pub fn human(
     handshake: &Handshake,
+    headline: &Headline,
     cases: &[Case],
     results: &[CheckResult],
     color: bool,
@@ -318,32 +402,106 @@ pub fn human(
     }
     out.push_str(&summary_line(handshake, results));
     out.push('\n');
+    out.push_str(&score_line(headline));
     out
 }
 
-/// `  slow under load: 2 checks timed out, then answered as listed when asked again alone with
-/// 4 times the time (a#0, b#1)`, or nothing.
-pub fn slow_text(run: &EngineRun<'_>, cases: &[Case]) -> String {
-    if run.slow.is_empty() {
-        return String::new();
-    }
-    let ids: Vec<String> = (run.slow.iter().take(5))
-        .map(|&i| format!("{}#{}", cases[run.results[i].case].id, run.results[i].check))
-        .collect();
-    let more = run.slow.len().saturating_sub(ids.len());
-    let more = if more > 0 {
-        format!(", and {more} more")
+/// `  cite as: passes robotstxt-test suite 1.0.0: 95.4% of decided checks (rfc9309)`, under the
+/// summary line of every text format.
+/// A partial run's line says it is no score of the suite.
+pub fn score_line(headline: &Headline) -> String {
+    if headline.partial {
+        format!(
+            "  score of a partial run (not the suite's): {}\n",
+            headline.with_suite()
+        )
     } else {
-        String::new()
-    };
-    let n = run.slow.len();
-    format!(
-        "  slow under load: {n} {}: timed out, then answered as expected when asked again alone \
-         with {} times the time ({}{more})\n",
-        plural(n, "check", "checks"),
-        robotstxt_suite::reask::PATIENCE,
-        ids.join(", ")
-    )
+        format!("  cite as: {}\n", headline.citation())
+    }
+}
+
+/// What the run's timeouts were, said as the parser's slowness: the checks that timed out and
+/// then answered when asked again alone (how long each took alone, and the `--timeout` that lets
+/// every one answer the first time), and those that never answered. Nothing when none timed out.
+/// Long lists are cut, so that every line fits 120 columns.
+pub fn slow_text(run: &EngineRun<'_>, cases: &[Case]) -> String {
+    let id = |i: usize| format!("{}#{}", cases[run.results[i].case].id, run.results[i].check);
+    let mut out = String::new();
+    let deadline = run
+        .timeout
+        .map_or_else(String::new, |t| format!(" at {t} s"));
+    if !run.slow.is_empty() {
+        let n = run.slow.len();
+        // By case, each case's checks together, with the time its ask took alone.
+        let mut by_case: Vec<(usize, Vec<usize>, Option<Duration>)> = Vec::new();
+        for &i in run.slow {
+            let r = &run.results[i];
+            match by_case.last_mut() {
+                Some((case, checks, _)) if *case == r.case => checks.push(r.check),
+                _ => by_case.push((r.case, vec![r.check], run.took.get(&i).copied())),
+            }
+        }
+        let listed: Vec<String> = (by_case.iter().take(4))
+            .map(|(case, checks, took)| {
+                let checks: Vec<String> = checks.iter().map(ToString::to_string).collect();
+                let took =
+                    took.map_or_else(String::new, |t| format!(" in {:.1} s", t.as_secs_f64()));
+                format!("{}#{}{took}", cases[*case].id, checks.join(","))
+            })
+            .collect();
+        let more = by_case.len() - listed.len();
+        let more = if more > 0 {
+            format!(" and {more} more cases")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "  slow: {n} {} timed out{deadline}, then answered when asked again alone (the \
+             parser's slowness,\n    not a change of its answers): {}{more}\n",
+            plural(n, "check", "checks"),
+            listed.join(", ")
+        ));
+        let longest = (run.slow.iter())
+            .filter_map(|i| run.took.get(i))
+            .max()
+            .map(Duration::as_secs_f64);
+        if let (Some(longest), Some(_)) = (longest, run.timeout) {
+            out.push_str(&format!(
+                "    --timeout {} lets {} answer the first time\n",
+                enough_timeout(longest),
+                if n == 1 { "it" } else { "every one" }
+            ));
+        }
+    }
+    let never: Vec<usize> = (run.answered().iter().enumerate())
+        .filter(|(_, r)| r.outcome == Outcome::Timeout)
+        .map(|(i, _)| i)
+        .collect();
+    if let (false, Some(timeout)) = (never.is_empty(), run.timeout) {
+        let most = timeout * f64::from(PATIENCE.pow(GATE_PATIENT_ASKS as u32));
+        let listed: Vec<String> = never.iter().take(4).map(|&i| id(i)).collect();
+        let more = never.len() - listed.len();
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "  timed out: {} {} gave no answer{deadline}, nor when asked again alone with more time \
+             (its detail says how much):\n    {}{more}; if the parser is that slow, try \
+             --timeout {}\n",
+            never.len(),
+            plural(never.len(), "check", "checks"),
+            listed.join(", "),
+            enough_timeout(most)
+        ));
+    }
+    out
+}
+
+/// A `--timeout` with room above `seconds` (half again, rounded up to a whole second).
+pub fn enough_timeout(seconds: f64) -> u64 {
+    (seconds * 1.5).ceil().max(1.0) as u64
 }
 
 /// `one` when there is exactly one, else `many`: `1 check`, `2 checks`, `0 queries`.
@@ -382,53 +540,21 @@ pub(crate) fn summary_line(handshake: &Handshake, results: &[CheckResult]) -> St
     )
 }
 
-/// The human report of a run judged against an expectation file: a block for every regression
-/// (the checks listed and still failing as listed are not shown again), a line for every
-/// unexpected pass, then the summary line and the gate's counts.
+/// The human report of a run judged against an expectation file: the summary, the gate's
+/// verdict and its regressions counted by group first (so that they fit the first screen), then
+/// each group with one regression in full and the ids of the others (`long`: every one in full),
+/// every unstable check, a line for every unexpected pass, and at the end the counts by group
+/// again.
 pub fn human_gated(
     run: EngineRun<'_>,
     expectations: &ExpectationFile,
     judged: &Judged,
     cases: &[Case],
     strict: bool,
+    long: bool,
 ) -> String {
-    let mut out = String::new();
-    let mut once = ShownOnce::default();
-    for (result, status) in run.results.iter().zip(&judged.statuses) {
-        let case = &cases[result.case];
-        match *status {
-            Status::Regression(listed) => {
-                out.push_str("REGRESSION ");
-                if let Some(entry) = listed {
-                    let entry = &expectations.entries[entry];
-                    out.push_str(&format!(
-                        "(listed as {}: {}) ",
-                        entry.outcome,
-                        entry.reason.trim()
-                    ));
-                }
-                out.push_str(&failure_block(case, &once.result(case, result)));
-                out.push('\n');
-            }
-            Status::Unstable(_) => {
-                out.push_str("UNSTABLE (list it as `unstable`, and report it to the parser) ");
-                out.push_str(&failure_block(case, &once.result(case, result)));
-                out.push('\n');
-            }
-            Status::UnexpectedPass(entry) => {
-                let entry = &expectations.entries[entry];
-                out.push_str(&format!(
-                    "UNEXPECTED PASS {}#{}: listed as {} ({}), now {}\n",
-                    case.id,
-                    result.check,
-                    entry.outcome,
-                    entry.reason.trim(),
-                    result.outcome
-                ));
-            }
-            Status::Pass | Status::NotScored | Status::AsListed(_) | Status::BrokeDown => {}
-        }
-    }
+    let groups = regressions::groups(judged, cases, run.results);
+    let counts = regressions::count_lines(&groups, cases, run.results);
     let t = judged.tally();
     let verdict = if run.broke_down_at().is_some() {
         "BROKE DOWN"
@@ -442,10 +568,11 @@ pub fn human_gated(
     } else {
         String::new()
     };
-    out.push_str(&format!(
-        "{}\n  against {}: {} non-passes as listed, {} {}, {} unstable, {} unexpected \
+    let mut out = format!(
+        "{}\n{}  against {}: {} non-passes as listed, {} {}, {} unstable, {} unexpected \
          {}{broke_down}{}: {verdict}\n",
         summary_line(run.handshake, run.results),
+        score_line(run.headline),
         expectations.file.display(),
         t.as_listed,
         t.regressions,
@@ -454,8 +581,69 @@ pub fn human_gated(
         t.unexpected_passes,
         plural(t.unexpected_passes, "pass", "passes"),
         if strict { " (strict)" } else { "" },
-    ));
+    );
+    out.push_str(&counts);
+    let mut once = ShownOnce::default();
+    let mut block = |out: &mut String, i: usize| {
+        let result = &run.results[i];
+        let case = &cases[result.case];
+        out.push_str("REGRESSION ");
+        if let Status::Regression(Some(entry)) = judged.statuses[i] {
+            let entry = &expectations.entries[entry];
+            out.push_str(&format!(
+                "(listed as {}: {}) ",
+                entry.outcome,
+                shown(entry.reason.trim())
+            ));
+        }
+        let text = failure_block(case, &once.result(case, result));
+        out.push_str(&fit::block(&text, (!long).then_some(2)));
+    };
+    for group in &groups {
+        out.push_str(&format!("\n== {}\n", group.counted()));
+        let shown_in_full = if long { group.members.len() } else { 1 };
+        for &i in &group.members[..shown_in_full] {
+            block(&mut out, i);
+        }
+        let others: Vec<String> = (group.members[shown_in_full..].iter())
+            .map(|&i| regressions::check_id(cases, &run.results[i]))
+            .collect();
+        if !others.is_empty() {
+            out.push_str(&grouped::wrapped("  also: ", &others));
+        }
+    }
+    let mut surprises = String::new();
+    for (result, status) in run.results.iter().zip(&judged.statuses) {
+        let case = &cases[result.case];
+        match *status {
+            Status::Unstable(_) => {
+                out.push_str("\nUNSTABLE (list it as `unstable`, and report it to the parser) ");
+                out.push_str(&failure_block(case, &once.result(case, result)));
+            }
+            Status::UnexpectedPass(entry) => {
+                let entry = &expectations.entries[entry];
+                surprises.push_str(&format!(
+                    "UNEXPECTED PASS {}#{}: listed as {} ({}), now {}\n",
+                    case.id,
+                    result.check,
+                    entry.outcome,
+                    shown(&cut_middle(entry.reason.trim(), 60)),
+                    result.outcome
+                ));
+            }
+            _ => {}
+        }
+    }
+    if !surprises.is_empty() {
+        out.push('\n');
+        out.push_str(&surprises);
+    }
     out.push_str(&slow_text(&run, cases));
     out.push_str(&run.breakdown_text(cases));
+    if !groups.is_empty() {
+        out.push('\n');
+        out.push_str(&counts);
+        out.push_str(&format!("{}: {verdict}\n", shown(&run.handshake.name)));
+    }
     out
 }

@@ -11,7 +11,7 @@ use robotstxt_suite::expectations::gate::Status;
 use robotstxt_suite::run::{Outcome, Summary};
 use robotstxt_suite::visible::Outside;
 
-use crate::output::{plural, EngineRun, STDERR_LINES};
+use crate::output::{plural, regressions, EngineRun, STDERR_LINES};
 use robotstxt_runtime::markup::{md, md_cell, md_code, md_fence};
 
 /// Listed checks per section before the rest is only counted.
@@ -20,8 +20,8 @@ const MAX_LISTED: usize = 30;
 /// The summary of every engine's run.
 pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String {
     let mut table = String::from(
-        "| adapter | parser | profile | passed | failed | errored | unspecified | result |\n\
-         |---|---|---|---:|---:|---:|---:|---|\n",
+        "| adapter | parser | profile | score | passed | failed | errored | unspecified | result |\n\
+         |---|---|---|---|---:|---:|---:|---:|---|\n",
     );
     let mut problems: Vec<String> = Vec::new();
     let mut surprises: Vec<String> = Vec::new();
@@ -35,11 +35,15 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
             bad += 1;
         }
         let counts = if run.never_answered() {
-            "– | – | – | –".to_owned()
+            "– | – | – | – | –".to_owned()
         } else {
             format!(
-                "{}/{scored} | {} | {} | {}",
-                s.passed, s.failed, s.errored, s.unspecified
+                "{} | {}/{scored} | {} | {} | {}",
+                md(&run.headline.label()),
+                s.passed,
+                s.failed,
+                s.errored,
+                s.unspecified
             )
         };
         // An adapter that never answered has no handshake: its parser and profile are unknown.
@@ -70,8 +74,50 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
         )
     };
     let mut out = heading + &table;
+    // The line to cite, with the suite version, for each adapter that answered.
+    for run in runs.iter().filter(|r| !r.never_answered()) {
+        let _ = writeln!(
+            out,
+            "\n{}: {}",
+            md_code(&run.handshake.name),
+            md(&run.headline.citation())
+        );
+    }
+    for run in runs {
+        out.push_str(&group_table(run, cases));
+    }
     section(&mut out, "Not as expected", &problems);
     section(&mut out, "Listed but now passing", &surprises);
+    out
+}
+
+/// A gated run's regressions counted by group, as a table: what a pull request's reviewer reads
+/// before the list of checks. Nothing for a run with no regression.
+fn group_table(run: &EngineRun<'_>, cases: &[Case]) -> String {
+    let Some((_, judged)) = run.gate else {
+        return String::new();
+    };
+    let groups = regressions::groups(judged, cases, run.results);
+    if groups.is_empty() {
+        return String::new();
+    }
+    let total: usize = groups.iter().map(|g| g.members.len()).sum();
+    let mut out = format!(
+        "\n#### {}: {total} {} in {} {}\n\n| group | regressions | e.g. |\n|---|---:|---|\n",
+        md_code(&run.handshake.name),
+        plural(total, "regression", "regressions"),
+        groups.len(),
+        plural(groups.len(), "group", "groups")
+    );
+    for group in &groups {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            md_cell(&md(group.cause.label())),
+            group.members.len(),
+            md_cell(&md_code(&group.example(cases, run.results)))
+        );
+    }
     out
 }
 
@@ -179,7 +225,11 @@ fn run_result(
         let _ = write!(cell, ", {} unstable", t.unstable);
     }
     if !run.slow.is_empty() {
-        let _ = write!(cell, ", {} slow under load", run.slow.len());
+        let _ = write!(
+            cell,
+            ", {} slow (answered when asked alone)",
+            run.slow.len()
+        );
     }
     if t.unexpected_passes > 0 {
         let passes = plural(t.unexpected_passes, "unexpected pass", "unexpected passes");

@@ -6,7 +6,6 @@ use serde::Serialize;
 
 use robotstxt_runtime::markup;
 
-use super::matrix::Cell;
 use super::AdapterRun;
 
 /// The badge's two halves and its colour.
@@ -32,15 +31,28 @@ const COLOURS: [(f64, &str, &str); 6] = [
 ];
 
 impl Badge {
-    /// The badge of `run`, scored under the profile it claims.
-    pub fn of(run: &AdapterRun) -> Badge {
-        let cell = Cell::of(&run.claimed);
-        let percent = cell.percent().filter(|_| run.has_data());
+    /// The badge of `run`: its headline score (decided checks under the profile it claims), of
+    /// the corpus at `suite_version`.
+    pub fn of(run: &AdapterRun, suite_version: &str) -> Badge {
+        let headline = run.headline(suite_version);
+        let percent = headline.ratio().filter(|_| run.has_data());
         Badge {
             schema_version: 1,
-            label: format!("robotstxt-test {}", run.handshake.profile),
-            // One decimal, as the matrix shows the same score.
-            message: percent.map_or_else(|| "no data".to_owned(), |p| format!("{p:.1}%")),
+            label: format!(
+                "robotstxt-test suite {} ({})",
+                headline.suite_version, headline.profile
+            ),
+            // The headline's own text, as `run` and the pages show it.
+            message: percent.map_or_else(
+                || "no data".to_owned(),
+                |_| {
+                    format!(
+                        "{} {}",
+                        headline.percent(),
+                        robotstxt_suite::headline::LABEL
+                    )
+                },
+            ),
             color: percent.map_or("lightgrey", |p| {
                 COLOURS
                     .iter()
@@ -84,12 +96,16 @@ impl Badge {
 }
 
 /// The badge files of every adapter, `badges/<page name>.svg` and `.json`.
-pub fn files(adapters: &[AdapterRun], names: &[String]) -> Vec<(String, Vec<u8>)> {
+pub fn files(
+    adapters: &[AdapterRun],
+    names: &[String],
+    suite_version: &str,
+) -> Vec<(String, Vec<u8>)> {
     adapters
         .iter()
         .zip(names)
         .flat_map(|(run, name)| {
-            let badge = Badge::of(run);
+            let badge = Badge::of(run, suite_version);
             [
                 (format!("badges/{name}.svg"), badge.svg().into_bytes()),
                 (format!("badges/{name}.json"), badge.json().into_bytes()),

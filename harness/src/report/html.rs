@@ -151,6 +151,9 @@ struct AdapterData<'a> {
     homepage: Cow<'a, str>,
     profile: Cow<'a, str>,
     has_data: bool,
+    /// The headline's line to cite (decided checks under the claimed profile, with the suite
+    /// version), as `run` and the badge print it; `null` without data.
+    citation: Option<String>,
     unavailable: Option<Cow<'a, str>>,
     /// One letter per check, over the whole corpus (see [`matrix::letter`]).
     answers: String,
@@ -269,6 +272,9 @@ pub fn page(report: &Report) -> String {
                     homepage: shown(&h.homepage),
                     profile: shown(&h.profile),
                     has_data: run.has_data(),
+                    citation: run
+                        .has_data()
+                        .then(|| run.headline(&report.corpus.version_shown()).citation()),
                     causes,
                     unavailable: run.unavailable.as_ref().map(Outside::shown),
                     answers: run

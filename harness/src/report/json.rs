@@ -91,10 +91,21 @@ struct AdapterDoc<'a> {
     /// parser (adapters/PROTOCOL.md); `null` for an adapter run as a bare command.
     agent: Option<&'static str>,
     has_data: bool,
+    /// The headline score as every output prints it; `null` without data.
+    score: Option<Score>,
     unavailable: Option<&'a str>,
     timings: Timings,
     totals: BTreeMap<String, Totals>,
     checks: Vec<Outcomes<'a>>,
+}
+
+/// The headline ([`robotstxt_suite::headline::Headline`]): the decided checks under the claimed
+/// profile, with the suite version.
+#[derive(Serialize)]
+struct Score {
+    percent: String,
+    label: String,
+    citation: String,
 }
 
 #[derive(Serialize)]
@@ -173,7 +184,7 @@ pub fn document(report: &Report) -> std::io::Result<String> {
         adapters: report
             .adapters
             .iter()
-            .map(|a| adapter_doc(a, &report.cases))
+            .map(|a| adapter_doc(a, &report.cases, &report.corpus.version_shown()))
             .collect(),
         access_cases: super::crawlers::case_docs(report.crawl.as_ref()),
         crawlers: super::crawlers::crawler_docs(report.crawl.as_ref()),
@@ -254,7 +265,8 @@ fn totals(results: &[CheckResult]) -> Totals {
     }
 }
 
-fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
+fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case], suite_version: &str) -> AdapterDoc<'a> {
+    let headline = run.headline(suite_version);
     let scorings = matrix::scorings();
     let checks = run
         .claimed
@@ -295,6 +307,11 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case]) -> AdapterDoc<'a> {
         note: run.about.as_ref().and_then(|a| a.note.as_deref()),
         agent: run.about.as_ref().map(|a| a.agent.as_str()),
         has_data: run.has_data(),
+        score: run.has_data().then(|| Score {
+            percent: headline.percent(),
+            label: headline.label(),
+            citation: headline.citation(),
+        }),
         unavailable: run.unavailable.as_ref().map(Outside::raw),
         timings: Timings {
             seconds: round(run.wall().as_secs_f64(), 3),

@@ -269,9 +269,16 @@ pub fn readme(report: &Report, names: &[String]) -> String {
     out
 }
 
+/// `(95.4%)`, cut to a tenth as the headline is, so that the claimed total reads as `run` and
+/// the badge print it.
 fn percent(cell: &Cell) -> String {
-    cell.percent()
-        .map_or_else(String::new, |p| format!("({p:.1}%)"))
+    if cell.scored == 0 {
+        return String::new();
+    }
+    format!(
+        "({})",
+        robotstxt_suite::headline::percent_of(cell.passed, cell.scored)
+    )
 }
 
 /// "Where parsers split": for each group, a line per case the adapters answer differently.
@@ -396,6 +403,11 @@ pub fn adapter_page(report: &Report, run: &AdapterRun) -> String {
         );
         return out;
     }
+    let _ = writeln!(
+        out,
+        "Cite as: {}\n",
+        md(&run.headline(&report.corpus.version_shown()).citation())
+    );
     for (_, profile) in matrix::scorings() {
         let total = Cell::decided(run.results(profile));
         let name = match profile {

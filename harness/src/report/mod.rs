@@ -14,8 +14,8 @@
 
 pub mod badges;
 pub mod chart;
-pub mod csv;
 pub mod crawlers;
+pub mod csv;
 pub mod history;
 pub mod html;
 pub mod json;
@@ -99,6 +99,16 @@ impl AdapterRun {
         self.claimed
             .iter()
             .any(|r| r.outcome != run::Outcome::Skipped)
+    }
+
+    /// The headline score: the decided checks under the claimed profile, of the corpus at
+    /// `suite_version`, as `run` prints it.
+    pub fn headline(&self, suite_version: &str) -> robotstxt_suite::headline::Headline {
+        robotstxt_suite::headline::Headline::of(
+            &self.claimed,
+            &self.handshake.profile,
+            suite_version,
+        )
     }
 
     /// Total time spent waiting for answers.
@@ -336,7 +346,11 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
             let page = markdown::adapter_page(report, adapter);
             pages.push((format!("{name}.md"), page.into_bytes()));
         }
-        pages.extend(badges::files(&report.adapters, &names));
+        pages.extend(badges::files(
+            &report.adapters,
+            &names,
+            &report.corpus.version_shown(),
+        ));
         pages.extend(crawl.map(crawlers::files).unwrap_or_default());
         for pair in versions::pairs(report) {
             let page = markdown::step_page(report, &pair);

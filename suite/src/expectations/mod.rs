@@ -141,6 +141,10 @@ impl fmt::Display for Listed {
 /// (see the `conformance` module, behind the feature of that name).
 pub const IN_PROCESS_UPDATE: &str = "ROBOTSTXT_TEST_UPDATE_EXPECTATIONS";
 
+/// The environment variable with which a parser's own `cargo test` fails on a listed check that
+/// now passes, as `run --strict` does.
+pub const IN_PROCESS_STRICT: &str = "ROBOTSTXT_TEST_STRICT";
+
 /// One listed check.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
@@ -312,19 +316,22 @@ impl ExpectationFile {
             .as_deref()
             .map_or_else(String::new, |command| {
                 let gate = if command.starts_with(IN_PROCESS_UPDATE) {
-                    "cargo test (a listed check is an expected failure)".to_owned()
+                    format!(
+                        "cargo test (a listed check is an expected failure; with\n\
+                         #   {IN_PROCESS_STRICT}=1 a listed check that now passes fails too)"
+                    )
                 } else if command.starts_with("robotstxt-test run ") {
                     "the same command with --expectations <this file> in place of\n\
-                 #   --update-expectations"
+                 #   --update-expectations (add --strict to fail on unexpected passes too)"
                         .to_owned()
                 } else {
                     let adapter = &self.adapter;
-                    format!("robotstxt-test run --adapter {adapter} --expectations <this file>")
+                    format!(
+                        "robotstxt-test run --adapter {adapter} --expectations <this file>\n\
+                         #   (add --strict to fail on unexpected passes too)"
+                    )
                 };
-                format!(
-                    "# Written by: {command}\n\
-                 # Gate: {gate} (add --strict to fail on unexpected passes too).\n"
-                )
+                format!("# Written by: {command}\n# Gate: {gate}.\n")
             });
         format!(
             "# The checks `{}` is expected not to pass: its regression gate.\n{written_by}\
