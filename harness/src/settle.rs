@@ -29,7 +29,7 @@ use robotstxt_runtime::side_by_side::run_engines;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::engine::Engine;
 use robotstxt_suite::expectations::gate::{judge, update_suspects, Judged, Status};
-use robotstxt_suite::expectations::ExpectationFile;
+use robotstxt_suite::expectations::{ExpectationFile, Listed};
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::reask::{ask_patiently, ask_patiently_up_to, reask, reask_after_rounds};
 use robotstxt_suite::reask::{Patient, GATE_PATIENT_ASKS};
@@ -47,17 +47,32 @@ pub fn judged(
     strict: bool,
 ) -> (Judged, BTreeMap<usize, Duration>) {
     let first = judge(expectations, cases, results);
-    // The file lists an answer for each of these: it came when the file was written, so it gets
-    // the gate's third, longest ask before a busy machine can make it a regression.
-    let patient = ask_patiently_up_to(
+    // The file lists an answer for these (a pass is one): it came when the file was written, so
+    // each gets the gate's third, longest ask before a busy machine can make it a regression. A
+    // check the file lists as a fault (a crash) is a parser that gives no answer there: asked
+    // again once, as a report asks it, rather than waited on for minutes.
+    let listed_fault = |i: &usize| {
+        let id = &cases[results[*i].case].id;
+        (expectations.entries.iter()).any(|e| {
+            e.check.case == *id
+                && e.check.index == results[*i].check
+                && matches!(e.outcome, Listed::Crash | Listed::Timeout)
+        })
+    };
+    let (faults, answers): (Vec<usize>, Vec<usize>) =
+        first.timed_out(results).into_iter().partition(listed_fault);
+    let mut patient = ask_patiently_up_to(
         engine,
         between(),
         cases,
         results,
         scoring,
-        &first.timed_out(results),
+        &answers,
         GATE_PATIENT_ASKS,
     );
+    let again = ask_patiently_up_to(engine, between(), cases, results, scoring, &faults, 1);
+    patient.answered.extend(again.answered);
+    patient.took.extend(again.took);
     let second = judge(expectations, cases, results);
     reask(
         engine,
@@ -119,6 +134,35 @@ pub fn patient_timeouts(
         scoring,
         &timeouts(results),
     )
+}
+
+/// As [`patient_timeouts`], for a report: a timeout that the engine's expectation file already
+/// lists as one, or as a crash (`hanging`: case id and check index) is asked again once, with [`PATIENCE`] times
+/// the deadline, rather than also with `PATIENCE * PATIENCE`: nearly every such check is a
+/// matcher that never ends, and its longest wait bounded a whole report. Every other timeout
+/// gets both asks, so a parser that is only slow still answers.
+///
+/// [`PATIENCE`]: robotstxt_suite::reask::PATIENCE
+pub fn patient_timeouts_for_report(
+    engine: &mut dyn Lifecycle,
+    cases: &[Case],
+    results: &mut [CheckResult],
+    scoring: Scoring,
+    hanging: &[(String, usize)],
+) -> Patient {
+    let listed = |i: &usize| {
+        let r = &results[*i];
+        hanging
+            .iter()
+            .any(|(case, check)| *case == cases[r.case].id && *check == r.check)
+    };
+    let (known, new): (Vec<usize>, Vec<usize>) = timeouts(results).into_iter().partition(listed);
+    let mut found = ask_patiently(engine, between(), cases, results, scoring, &new);
+    let again = ask_patiently_up_to(engine, between(), cases, results, scoring, &known, 1);
+    found.answered.extend(again.answered);
+    found.took.extend(again.took);
+    found.replies.extend(again.replies);
+    found
 }
 
 /// Before a file is written: every non-pass, every check whose answer differed between `rounds`

@@ -260,12 +260,15 @@ pub fn ask_patiently_up_to<E: Engine + ?Sized>(
             };
             if new.outcome == Outcome::Timeout {
                 let detail = results[i].detail.take().unwrap_or_default();
+                let then = match asks {
+                    0 | 1 => String::new(),
+                    _ => format!(", then up to {} times", PATIENCE.pow(asks as u32)),
+                };
                 results[i].detail = Some(
                     format!(
-                        "{}\nasked again alone with {PATIENCE} times the time, then up to \
-                         {} times: no answer either",
+                        "{}\nasked again alone with {PATIENCE} times the time{then}: no answer \
+                         either",
                         detail.raw(),
-                        PATIENCE.pow(asks.max(1) as u32)
                     )
                     .into(),
                 );

@@ -129,14 +129,20 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         .collect();
     // Checks an adapter's expectation file lists as unstable are asked again whatever they
     // answer first: one answer cannot show that a varying one no longer varies.
-    let known_unstable: Vec<Vec<(String, usize)>> = (previous.iter())
-        .map(|file| {
-            (file.iter().flat_map(|e| &e.entries))
-                .filter(|x| x.outcome == Listed::Unstable)
-                .map(|x| (x.check.case.clone(), x.check.index))
-                .collect()
-        })
-        .collect();
+    let listed_as = |outcomes: &[Listed]| -> Vec<Vec<(String, usize)>> {
+        (previous.iter())
+            .map(|file| {
+                (file.iter().flat_map(|e| &e.entries))
+                    .filter(|x| outcomes.contains(&x.outcome))
+                    .map(|x| (x.check.case.clone(), x.check.index))
+                    .collect()
+            })
+            .collect()
+    };
+    let known_unstable = listed_as(&[Listed::Unstable]);
+    // Checks listed as giving no answer (a timeout, or a crash once waited on long enough) are
+    // asked again once, not twice: see `patient_timeouts_for_report`.
+    let known_timeouts = listed_as(&[Listed::Timeout, Listed::Crash]);
     // On a terminal, what the run is doing and how far it is; nothing when stderr is not one.
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("{msg}: {bar:30} {pos}/{len} {elapsed}")
@@ -144,6 +150,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     );
     let asking = report::Asking {
         known_unstable: &known_unstable,
+        known_timeouts: &known_timeouts,
         update: args.update_expectations.then_some(&previous[..]),
     };
     // The crawlers mostly wait (on stalls, on their timeouts): they run beside the adapters.

@@ -161,10 +161,13 @@ pub fn readme(report: &Report, names: &[String]) -> String {
          from red (0%) to green (100%), and each cell of the matrix is a check: green a pass, \
          red a wrong answer, grey a point the text leaves open, other colours an error, a crash \
          or a timeout.\n\n\
-         To cite a result, name the suite version beside the score: \"passes robotstxt-test \
-         suite {} at N% (rfc9309)\".\n\n",
+         To cite a result, give the line its page opens with, the suite version beside the \
+         score: \"{}\".\n\n",
         report.corpus.version_shown(),
-        report.corpus.version_shown(),
+        robotstxt_suite::headline::citation_form(
+            &report.corpus.version_shown(),
+            "N% of decided checks (rfc9309)"
+        ),
     );
     out.push_str(
         "## Matrix\n\n\

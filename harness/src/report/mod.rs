@@ -135,6 +135,9 @@ pub struct Asking<'a> {
     /// Per engine, the checks (`case id`, index) already known to vary: asked again even when
     /// their first answer passed, so that a published report shows them as what they are.
     pub known_unstable: &'a [Vec<(String, usize)>],
+    /// Per engine, the checks its expectation file lists as timeouts or crashes: asked again once
+    /// with more time, not twice ([`settle::patient_timeouts_for_report`]).
+    pub known_timeouts: &'a [Vec<(String, usize)>],
     /// When expectation files are written from this run: per engine, the file being replaced
     /// (if there is one). The corpus is then asked again whole and every suspect settled as an
     /// update settles it.
@@ -219,11 +222,18 @@ pub fn collect(
             .enumerate()
         {
             let known = asking.known_unstable.get(i).map_or(&[][..], Vec::as_slice);
+            let hanging = asking.known_timeouts.get(i).map_or(&[][..], Vec::as_slice);
             let previous = asking.update.and_then(|files| files.get(i)?.as_ref());
             let update = asking.update.is_some();
             scope.spawn(move || {
                 let scoring = claimed(engine.as_ref());
-                let patient = settle::patient_timeouts(engine.as_mut(), cases, results, scoring);
+                let patient = settle::patient_timeouts_for_report(
+                    engine.as_mut(),
+                    cases,
+                    results,
+                    scoring,
+                    hanging,
+                );
                 for (case, reply) in patient.replies {
                     if let Some(entry) = log.get_mut(case) {
                         entry.0 = reply;
