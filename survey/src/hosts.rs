@@ -20,7 +20,7 @@ use robotstxt_suite::located::LocatedError;
 use serde::{Deserialize, Serialize};
 
 use crate::limits::{CENSUS_PLAN, MAX_PLAN_LINE};
-pub use crate::plan_entries::PlanEntries;
+pub use crate::plan_entries::{PlanEntries, PlanEntry};
 
 use super::warc::{Place, Response};
 use super::Shard;
@@ -77,17 +77,6 @@ pub struct PlanHeader {
     /// Set when the file could not be read: the part then only names it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unreadable: Option<String>,
-}
-
-/// A later line of a plan: one capture that is its host's last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanEntry {
-    #[serde(flatten)]
-    pub place: Place,
-    pub status: u16,
-    /// Set on the capture that stands for its body: the hosts that serve the body.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hosts: Option<u64>,
 }
 
 /// What a survey of one WARC file counts: its captures that are their host's last.

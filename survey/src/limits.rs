@@ -35,3 +35,7 @@ pub const CENSUS_PLAN: Bounds = Bounds {
 pub const MAX_PLAN_LINE: usize = 64 << 10;
 /// Largest WARC header block read, in bytes.
 pub const MAX_WARC_HEADER: usize = 64 << 10;
+
+/// Causes shown per adapter in `survey.md` and `survey.html`, each with its example;
+/// `survey.json` has them all.
+pub const TOP_CAUSES: usize = 10;

@@ -2,8 +2,20 @@
 //! holds millions of lines, and each is kept as 24 bytes in one sorted array (a map of the
 //! same entries took about six times the plan's size).
 
-use super::hosts::PlanEntry;
+use serde::{Deserialize, Serialize};
+
 use super::warc::Place;
+
+/// A later line of a plan: one capture that is its host's last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanEntry {
+    #[serde(flatten)]
+    pub place: Place,
+    pub status: u16,
+    /// Set on the capture that stands for its body: the hosts that serve the body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosts: Option<u64>,
+}
 
 /// One planned capture, packed: its place, its status, and the hosts its body stands for (0 for
 /// none: a body stands for at least one host).

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use robotstxt_runtime::markup::html;
 use robotstxt_suite::visible::shown;
 
-use super::write::TOP_CAUSES;
 use super::{AdapterSurvey, Survey};
+use crate::limits::TOP_CAUSES;
 
 /// The header of `survey.csv`.
 pub const CSV_HEADER: &str = "adapter,parser,version,claims,compared_under,files,\

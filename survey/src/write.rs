@@ -15,8 +15,7 @@ use super::cause::SignatureCount;
 use super::markdown::cell;
 use super::{AdapterSurvey, Survey};
 
-/// Causes shown per adapter in `survey.md`, each with its example; `survey.json` has them all.
-pub const TOP_CAUSES: usize = 10;
+pub use crate::limits::TOP_CAUSES;
 
 /// Writes `survey.json`, `survey.md`, `survey.csv` and `survey.html` into `dir` (created if
 /// missing), each atomically.
