@@ -1,6 +1,6 @@
 //! Starting every process the runtime runs (adapters, crawlers, setup steps, probes) so that no
 //! descendant outlives the harness, however it ends. On Linux each child runs under a supervisor
-//! ([`crate::supervisor`]): the subreaper of everything below it, which kills the whole tree when
+//! (`crate::supervisor`): the subreaper of everything below it, which kills the whole tree when
 //! the child exits or when the harness closes its end of the supervisor's pipe (asked to by
 //! [`signals::stop`], or dead: SIGKILL included). Each runs in its own process group, registered
 //! with the interrupt handler until it is reaped.
@@ -36,7 +36,7 @@ pub fn spawn(command: Command) -> io::Result<(Child, Running)> {
 
 /// As [`spawn`], the supervisor keeping `held` open until the tree is gone: a lock taken for
 /// what the child does (an install lock) is released only once nothing the child started runs,
-/// even if the harness is killed first. At most [`crate::supervisor::MAX_HELD`] descriptors.
+/// even if the harness is killed first. At most `crate::supervisor::MAX_HELD` descriptors.
 pub fn spawn_holding(
     mut command: Command,
     held: &[BorrowedFd<'_>],

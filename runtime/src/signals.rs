@@ -135,7 +135,7 @@ pub fn stop_everything() {
 }
 
 /// Ends an adapter and everything it started: its supervisor is asked to kill the whole tree
-/// and waited for (up to [`TREE_END`]); then its process group and every process still holding
+/// and waited for (up to `TREE_END`); then its process group and every process still holding
 /// its output pipe are sent SIGKILL, which is all there is to do where no supervisor runs.
 pub fn stop(adapter: Running) {
     if let Some(supervised) = take_supervised(adapter.group) {

@@ -61,7 +61,7 @@ pub fn human_grouped(
 }
 
 /// One group: its heading, its representative check in full (fitted to the terminal), and the
-/// ids of the others (at most [`ALSO_LINES`] lines of them).
+/// ids of the others (at most `ALSO_LINES` lines of them).
 pub fn group_text(group: &Group, cases: &[Case], results: &[CheckResult]) -> String {
     let mut out = format!("== {}\n", group.heading());
     let shown = &results[group.representative];
@@ -121,7 +121,7 @@ fn others_text(group: &Group, cases: &[Case], results: &[CheckResult], max_lines
     out
 }
 
-/// `items` joined by `, ` after `lead`, wrapped at [`WIDTH`] with continuation lines indented.
+/// `items` joined by `, ` after `lead`, wrapped at `WIDTH` with continuation lines indented.
 pub fn wrapped(lead: &str, items: &[String]) -> String {
     let indent = " ".repeat(lead.chars().count());
     let mut out = String::new();

@@ -9,7 +9,7 @@
 //! failing check a misreading is a hypothesis the parser's own answer confirmed. Where none
 //! does, [`super::of_result`] falls back to reading the reference's decision.
 //!
-//! They are tried in [`MISREADINGS`] order: the narrower edits first (a comment, a colon, one
+//! They are tried in `MISREADINGS` order: the narrower edits first (a comment, a colon, one
 //! line break), so that an edit that rewrites much of the body (the whole path's query, every
 //! rule but one) does not claim an answer a small one explains.
 
