@@ -44,7 +44,7 @@ fi
 python3 -m zipfile -e "$wheel" "$stage/wheel"
 binary="$(ls "$stage"/wheel/robotstxt_test-*.data/scripts/robotstxt-test)"
 chmod +x "$binary"
-version="$("$binary" --version | awk '{print $2}')"
+version="$("$binary" --version | head -n 1 | awk '{print $2}')"
 
 # The npm packages say the version in their package.json; they must say the binary's.
 node -e '
