@@ -39,7 +39,8 @@ fn version_names_the_tool_the_suite_and_the_digest() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_binary(dir.path(), &["--version"]);
     assert_eq!(out.code, 0, "{out:?}");
-    let line = out.stdout.trim();
+    // The first line; the second gives the citation form.
+    let line = out.stdout.lines().next().unwrap_or_default();
     assert!(
         line.starts_with(&format!(
             "robotstxt-test {} (suite ",

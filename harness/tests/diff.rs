@@ -84,8 +84,9 @@ fn all_lists_every_change_and_link_points_at_the_page() {
     assert!(cut.contains("more (--all lists every one)"), "{cut}");
     let every = diff(&["--all"]);
     assert!(!every.contains("more"), "{every}");
-    // Each moved check on a line of its own, plus the adapter's title line.
-    assert_eq!(moved(&every), fixed + broken + changed + 1, "{every}");
+    // Each moved check on a line of its own, the 6 that timed out in one run only too, plus the
+    // adapter's title line.
+    assert_eq!(moved(&every), fixed + broken + changed + 6 + 1, "{every}");
     assert!(moved(&cut) < moved(&every));
     let linked = diff(&["--all", "--format", "markdown", "--link", "index.html"]);
     let links = linked

@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use robotstxt_reference::Profile;
+use robotstxt_reference::{Profile, Verdict};
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::cause::{self, BodyMarks, Cause};
 use robotstxt_suite::run::{CheckResult, Outcome};
@@ -123,7 +123,8 @@ impl FilterArgs {
 
     /// Whether a case may hold a check of the groups asked for: any group of how an adapter
     /// fails (a crash, a timeout...) may come from any case; a group of what decided is looked
-    /// up under every profile.
+    /// up under every profile, and so is a misreading, as the one that would explain the other
+    /// verdict.
     fn may_hold_group(&self, case: &Case) -> bool {
         if self.groups.iter().any(|g| g.is_adapter_fault()) {
             return true;
@@ -131,10 +132,22 @@ impl FilterArgs {
         let marks = BodyMarks::of(&case.robots);
         case.checks.iter().any(|check| {
             Profile::ALL.iter().any(|&profile| {
-                let decision = robotstxt_reference::Robots::parse(profile, &case.robots)
-                    .decide(&check.agent, &check.path);
-                self.groups
-                    .contains(&cause::of_decision(&marks, &check.path, &decision))
+                let robots = robotstxt_reference::Robots::parse(profile, &case.robots);
+                let decision = robots.decide(&check.agent, &check.path);
+                let other = if robots.is_allowed(&check.agent, &check.path) {
+                    Verdict::Disallowed
+                } else {
+                    Verdict::Allowed
+                };
+                let misread = cause::misreadings::explaining(
+                    profile,
+                    &case.robots,
+                    &check.agent,
+                    &check.path,
+                    other,
+                );
+                misread.is_some_and(|m| self.groups.contains(&m))
+                    || (self.groups).contains(&cause::of_decision(&marks, &check.path, &decision))
             })
         })
     }
