@@ -6,26 +6,8 @@ mod common;
 
 use common::Scratch;
 
-/// The fake adapter answers `allowed` everywhere: `open#0` passes, `closed#0` fails, `closed#1`
-/// is unspecified, `rejected#0` is an error.
-const CORPUS: &str = r#"cases:
-  - name: open
-    spec: test
-    robots: "User-agent: *\n"
-    checks:
-      - { agent: FooBot, path: /a, expect: allowed }
-  - name: closed
-    spec: test
-    robots: "User-agent: *\nDisallow: /\n"
-    checks:
-      - { agent: FooBot, path: /a, expect: disallowed }
-      - { agent: FooBot, path: /b, expect: { norobots-1994: unspecified } }
-  - name: rejected
-    spec: test
-    robots: "REJECT\n"
-    checks:
-      - { agent: FooBot, path: /a, expect: allowed }
-"#;
+/// The shared four checks: see `common::FOUR_CHECKS`.
+const CORPUS: &str = common::FOUR_CHECKS;
 
 fn scratch() -> (Scratch, String) {
     let s = Scratch::new(CORPUS);

@@ -6,26 +6,8 @@ mod common;
 
 use common::Scratch;
 
-/// The fake adapter answers `allowed` everywhere: one decided check passes, one fails, one is
-/// rejected (an error), one is open: 1 of 3 decided checks, 33.3%.
-const CORPUS: &str = r#"cases:
-  - name: open
-    spec: test
-    robots: "User-agent: *\n"
-    checks:
-      - { agent: FooBot, path: /a, expect: allowed }
-  - name: closed
-    spec: test
-    robots: "User-agent: *\nDisallow: /\n"
-    checks:
-      - { agent: FooBot, path: /a, expect: disallowed }
-      - { agent: FooBot, path: /b, expect: { norobots-1994: unspecified } }
-  - name: rejected
-    spec: test
-    robots: "REJECT\n"
-    checks:
-      - { agent: FooBot, path: /a, expect: allowed }
-"#;
+/// The shared four checks: see `common::FOUR_CHECKS`.
+const CORPUS: &str = common::FOUR_CHECKS;
 
 /// The corpus of a scratch folder has no release record: its suite version is `none`.
 const CITATION: &str = "passes robotstxt-test suite none: 33.3% of decided checks (norobots-1994)";

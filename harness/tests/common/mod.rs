@@ -199,3 +199,25 @@ pub fn target_dir() -> PathBuf {
             .to_owned(),
     }
 }
+
+/// A corpus of four checks for [`FAKE_ADAPTER`], which answers `allowed` everywhere: `open#0`
+/// passes, `closed#0` fails, `closed#1` is open under the 1994 text, `rejected#0` is an error.
+/// So 1 of 3 decided checks passes: 33.3%.
+pub const FOUR_CHECKS: &str = r#"cases:
+  - name: open
+    spec: test
+    robots: "User-agent: *\n"
+    checks:
+      - { agent: FooBot, path: /a, expect: allowed }
+  - name: closed
+    spec: test
+    robots: "User-agent: *\nDisallow: /\n"
+    checks:
+      - { agent: FooBot, path: /a, expect: disallowed }
+      - { agent: FooBot, path: /b, expect: { norobots-1994: unspecified } }
+  - name: rejected
+    spec: test
+    robots: "REJECT\n"
+    checks:
+      - { agent: FooBot, path: /a, expect: allowed }
+"#;
