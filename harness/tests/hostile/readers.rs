@@ -24,7 +24,7 @@ const SOURCES: &[&str] = &[
     "runtime/src",
     "harness/src",
     "survey/src",
-    "fuzz/engine/src",
+    "fuzzer/src",
     "adapters/protocol/src",
     "crawl/src",
 ];
