@@ -1,6 +1,7 @@
 //! The `crawl` and `crawlers` commands, behind the application's thin flag parsing: which cases
 //! and crawlers, installing what is missing, running, printing, and the gate.
 
+use robotstxt_suite::visible::path_shown;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -167,7 +168,7 @@ pub fn carried(dir: Option<&Path>, cache_dir: Option<&Path>) -> Result<Vec<Carri
         }
     };
     static SAID: std::sync::Once = std::sync::Once::new();
-    SAID.call_once(|| eprintln!("crawlers: {}", root.display()));
+    SAID.call_once(|| eprintln!("crawlers: {}", path_shown(&root)));
     load_all(&root, &places, &adapters).map_err(|problems| AppError::Problems {
         heading: format!("{} problem(s) in the crawler manifests", problems.len()),
         problems,
@@ -453,13 +454,13 @@ pub fn crawl(options: &CrawlOptions, out: &mut dyn Write) -> Result<u8, AppError
         };
         crate::pages::write_pages(dir, &runs, &cases, &described)
             .map_err(|e| AppError::Output(format!("{}: {e}", dir.display())))?;
-        eprintln!("wrote the crawl pages into {}", dir.display());
+        eprintln!("wrote the crawl pages into {}", path_shown(dir));
     }
     if let Some(path) = &options.update_expectations {
         let written = Expectations::from_runs(&runs).to_yaml();
         std::fs::write(path, written)
             .map_err(|e| AppError::Output(format!("{}: {e}", path.display())))?;
-        eprintln!("wrote {}", path.display());
+        eprintln!("wrote {}", path_shown(path));
     }
     let no_data = missing || runs.iter().any(CrawlerRun::has_no_data);
     let failed = match &expected {

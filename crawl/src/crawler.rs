@@ -4,6 +4,7 @@
 //! manifest ([`Carried::install_as`]), whose setup steps, `requires` and `probe` the runtime runs
 //! and checks. Its cache folder is `crawler-<name>` beside the adapters' caches.
 
+use robotstxt_suite::visible::path_shown;
 use std::path::{Path, PathBuf};
 
 use robotstxt_reference::Profile;
@@ -88,6 +89,9 @@ impl Carried {
     pub fn load(dir: &Path, places: &Places, adapters: &Path) -> Result<Carried, LocatedError> {
         let file = dir.join(MANIFEST_FILE);
         let input = Input::read(&file, Format::Yaml, MANIFEST)?;
+        // Every string of a manifest reaches a page, a terminal or an argv: none may hold a
+        // control or bidirectional character but the prose fields' line feeds (checked below).
+        robotstxt_suite::input::yaml::refuse_hidden(&input)?;
         let manifest: CrawlerManifest = input.parse()?;
         let text = input.text();
         let at = |field: &str, message: String| {
@@ -130,7 +134,7 @@ impl Carried {
                     "robots_parser.adapter",
                     format!(
                         "`{adapter}` is not an adapter folder in {}",
-                        adapters.display()
+                        path_shown(adapters)
                     ),
                 ));
             }

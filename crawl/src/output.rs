@@ -2,6 +2,7 @@
 //! each shown in full (every one with `-v`), the request log of every failed case; or the whole
 //! run as JSON, JUnit XML or a Markdown table.
 
+use robotstxt_suite::visible::path_shown;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -186,7 +187,7 @@ pub fn case_block(case: &AccessCase, run: &CaseRun) -> String {
         out,
         "  == {} ({}:{})",
         case.id,
-        case.file.display(),
+        path_shown(&case.file),
         case.line
     );
     let spec = match &case.spec {
@@ -265,7 +266,7 @@ pub fn json(runs: &[CrawlerRun]) -> String {
         "agent": AGENT,
         "crawlers": crawlers,
     });
-    serde_json::to_string_pretty(&document).unwrap_or_default() + "\n"
+    robotstxt_suite::visible::json_text(&document).unwrap_or_default() + "\n"
 }
 
 fn xml(text: &str) -> String {

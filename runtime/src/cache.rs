@@ -15,6 +15,7 @@
 //!
 //! Nothing is ever written next to the installed binary.
 
+use robotstxt_suite::visible::path_shown;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -128,7 +129,7 @@ impl InstallLock {
                 wait(&format!(
                     "waiting for another robotstxt-test that is installing into the same place \
                      (lock {})",
-                    path.display()
+                    path_shown(path)
                 ));
                 FileExt::lock(&file).map_err(fail)?;
             }

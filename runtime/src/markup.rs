@@ -12,8 +12,9 @@ use robotstxt_suite::visible::without_runner_commands;
 
 /// Text for XML 1.0 element content or attribute values (both escaped the same, so one function
 /// fits both). Characters XML 1.0 cannot carry at all (C0 controls other than TAB, LF and CR;
-/// U+FFFE and U+FFFF) are written visibly as `\u{..}`; CR, and in attributes TAB and LF, as
-/// character references, so that parsers' newline and whitespace normalization keeps them.
+/// U+FFFE and U+FFFF) are written visibly as `\u{..}`, DEL, the C1 controls and the bidi
+/// controls as `<U+..>`; CR, TAB and LF as character references, so that parsers' newline and
+/// whitespace normalization keeps them.
 pub fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -27,8 +28,9 @@ pub fn xml(text: &str) -> String {
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
             c if xml_forbidden(c) => out.push_str(&format!("\\u{{{:X}}}", c as u32)),
-            // Shown, not obeyed: a bidi override would reorder what a CI page shows.
-            c if robotstxt_suite::visible::is_bidi_control(c) => {
+            // Shown, not obeyed: a bidi override would reorder what a CI page shows, and DEL and
+            // the C1 controls (which XML allows) would drive a terminal showing the file.
+            c if robotstxt_suite::visible::is_bidi_control(c) || c.is_control() => {
                 out.push_str(&format!("&lt;U+{:04X}&gt;", c as u32))
             }
             c => out.push(c),
@@ -60,11 +62,12 @@ pub fn html(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            // The same characters to a browser, and no raw carriage return to a terminal.
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
             // Shown, not obeyed: a bidi override would reorder the page (visual spoofing), and
             // controls other than line breaks have no place in a page's text.
-            c if robotstxt_suite::visible::is_bidi_control(c)
-                || (c.is_control() && !matches!(c, '\n' | '\r' | '\t')) =>
-            {
+            c if robotstxt_suite::visible::is_bidi_control(c) || (c.is_control() && c != '\n') => {
                 out.push_str(&format!("&lt;U+{:04X}&gt;", c as u32))
             }
             c => out.push(c),

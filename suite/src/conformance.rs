@@ -38,6 +38,7 @@
 //!   tests then run against the new file. Commit it.
 //! - A missing file lists nothing: every non-pass fails, and says how to write the file.
 
+use crate::visible::path_shown;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -194,7 +195,7 @@ fn write_from_run<E: Engine, F: Fn() -> E>(
     std::fs::rename(&partial, file).map_err(write_error)?;
     eprintln!(
         "wrote {}: {} checks listed",
-        file.display(),
+        path_shown(file),
         next.entries.len()
     );
     Ok(next)
@@ -238,7 +239,7 @@ fn gated_check(
                     case.id,
                     r.check,
                     expectations.entries[*e].outcome,
-                    expectations.file.display(),
+                    path_shown(&expectations.file),
                     r.outcome
                 );
                 if strict {
@@ -258,7 +259,7 @@ fn gated_check(
         let hint = if expectations.entries.is_empty() && !expectations.file.is_file() {
             format!(
                 "\n{} does not exist: {UPDATE_VARIABLE}=1 cargo test writes it from this run",
-                expectations.file.display()
+                path_shown(&expectations.file)
             )
         } else {
             String::new()

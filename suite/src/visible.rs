@@ -180,7 +180,8 @@ impl Outside {
 
 impl fmt::Display for Outside {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.shown())
+        // `pad`, so that a width (`{:<22}`) lines shown text up as it does a `String`.
+        f.pad(&self.shown())
     }
 }
 
@@ -221,26 +222,41 @@ pub fn path_shown(path: &std::path::Path) -> Outside {
     Outside(shown_line(&path.display().to_string()).into_owned())
 }
 
-/// JSON text with every bidirectional control written as its `\uXXXX` escape: the same JSON
-/// (JSON's own syntax is ASCII, so these characters can only be inside strings), with the exact
-/// text kept, but nothing in it that reorders what an editor or a terminal shows of the file.
-/// Control characters are escaped by every JSON writer already.
+/// JSON text with nothing in it that drives a terminal, reorders what an editor shows, or speaks
+/// to a CI runner, and the same JSON: the exact text is kept. JSON's own syntax is ASCII without
+/// `#`, so each of these can only be inside a string, where it is written as its `\uXXXX` escape:
+/// the bidirectional controls, U+2028 and U+2029, DEL and the C1 controls (a JSON writer escapes
+/// only C0), and the second `#` of `##[` and `##vso[` (a runner's legacy commands). Every JSON
+/// the binary writes goes through it, or through [`json_text`].
 pub fn json_escaped(json: String) -> String {
-    if !json
-        .chars()
-        .any(|c| is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}'))
-    {
+    // C0 controls are escaped inside strings by every JSON writer, and outside them only JSON's
+    // white space (the line feeds of pretty printing) is found: neither is touched.
+    let hidden =
+        |c: char| is_bidi_control(c) || matches!(c, '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}');
+    if !json.chars().any(hidden) && !json.contains("##") {
         return json;
     }
     let mut out = String::with_capacity(json.len() + 32);
-    for c in json.chars() {
-        if is_bidi_control(c) || matches!(c, '\u{2028}' | '\u{2029}') {
+    let mut rest = json.as_str();
+    while let Some(c) = rest.chars().next() {
+        let legacy = rest.starts_with("##[") || rest.starts_with("##vso[");
+        if hidden(c) {
             let _ = write!(out, "\\u{:04x}", c as u32);
+        } else if legacy {
+            out.push_str("#\\u0023");
+            rest = &rest[2..];
+            continue;
         } else {
             out.push(c);
         }
+        rest = &rest[c.len_utf8()..];
     }
     out
+}
+
+/// `value` as JSON, pretty-printed, through [`json_escaped`].
+pub fn json_text<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    serde_json::to_string_pretty(value).map(json_escaped)
 }
 
 #[cfg(test)]
@@ -319,5 +335,12 @@ mod tests {
         let json = json_escaped(serde_json::to_string(&text).unwrap());
         assert!(!json.contains(['\x1b', '\u{202e}', '\x07']), "{json}");
         assert_eq!(serde_json::from_str::<Outside>(&json).unwrap(), text);
+        // DEL, C1 and the legacy runner commands too, the text read back the same.
+        let text = Outside::new("a\u{7f}\u{9b}b ##[error]x ##vso[t] ### ##\n::e");
+        let json = json_escaped(serde_json::to_string_pretty(&[&text]).unwrap());
+        assert!(!json.contains(['\u{7f}', '\u{9b}']), "{json}");
+        assert!(!json.contains("##[") && !json.contains("##vso["), "{json}");
+        assert!(json.starts_with("[\n  \""), "the layout is kept: {json}");
+        assert_eq!(serde_json::from_str::<[Outside; 1]>(&json).unwrap(), [text]);
     }
 }

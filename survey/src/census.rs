@@ -87,6 +87,7 @@ pub fn captures(file: &Path, out: &mut dyn Write) -> Result<u64, CensusError> {
         };
         let line =
             serde_json::to_string(&Capture::of(&name, &response)).expect("a capture serialises");
+        let line = robotstxt_suite::visible::json_escaped(line);
         match writeln!(out, "{line}") {
             Ok(()) => {
                 written += 1;

@@ -8,6 +8,8 @@
 
 use std::collections::BTreeMap;
 
+use robotstxt_suite::visible::Outside;
+
 use super::cause::{self, parse_set_key, set_key, SignatureCount};
 use super::weights::{self, Overflow};
 use super::{AdapterSurvey, Disagreements, Shards, Survey, FORMAT};
@@ -22,7 +24,7 @@ pub enum MergeError {
     #[error("the surveys derived their probes differently")]
     Probes,
     #[error("the surveys are of different corpora: {0} and {1}")]
-    Corpora(String, String),
+    Corpora(Outside, Outside),
     #[error("a survey of the whole corpus cannot be merged with anything")]
     Whole,
     #[error("shards of {0} and of {1} do not split the corpus the same way")]
@@ -35,18 +37,18 @@ pub enum MergeError {
     Adapters(Vec<(String, String)>, Vec<(String, String)>),
     #[error("{adapter} was compared under {first} and under {second}")]
     ComparedUnder {
-        adapter: String,
-        first: String,
-        second: String,
+        adapter: Outside,
+        first: Outside,
+        second: Outside,
     },
     #[error("{adapter}: bad file set {key:?}")]
-    BadFileSet { adapter: String, key: String },
+    BadFileSet { adapter: Outside, key: String },
     #[error("{adapter}: file set {key:?} out of range")]
-    FileSetOutOfRange { adapter: String, key: String },
+    FileSetOutOfRange { adapter: Outside, key: String },
     #[error("a census of WARC files cannot be merged with a survey of a corpus")]
     CensusWithCorpus,
     #[error("{0}: counted per host in one survey only")]
-    HostsInOne(String),
+    HostsInOne(Outside),
     #[error(transparent)]
     Overflow(#[from] Overflow),
 }
@@ -146,13 +148,16 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), MergeError> {
         return Err(MergeError::Probes);
     }
     if into.corpus != other.corpus {
-        return Err(MergeError::Corpora(into.corpus.clone(), other.corpus));
+        return Err(MergeError::Corpora(
+            into.corpus.clone().into(),
+            other.corpus.into(),
+        ));
     }
     into.shards = Some(add_shards(into.shards.take(), other.shards.clone())?);
     let names = |s: &Survey| -> Vec<(String, String)> {
         s.adapters
             .iter()
-            .map(|a| (a.adapter.clone(), a.handshake.version.clone()))
+            .map(|a| (a.adapter.raw().to_owned(), a.handshake.version.clone()))
             .collect()
     };
     if names(into) != names(&other) {
@@ -218,8 +223,8 @@ fn add_adapter(a: &mut AdapterSurvey, b: AdapterSurvey) -> Result<(), MergeError
     if a.compared_under != b.compared_under {
         return Err(MergeError::ComparedUnder {
             adapter: a.adapter.clone(),
-            first: a.compared_under.clone(),
-            second: b.compared_under,
+            first: a.compared_under.clone().into(),
+            second: b.compared_under.into(),
         });
     }
     add_to(&mut a.files, b.files)?;

@@ -23,7 +23,7 @@ pub fn csv(survey: &Survey) -> String {
     for a in &survey.adapters {
         let h = &a.handshake;
         let head = [
-            field(&a.adapter),
+            field(a.adapter.raw()),
             field(&h.parser),
             field(&h.version),
             field(&h.profile),
@@ -195,7 +195,7 @@ fn chart(out: &mut String, adapters: &[AdapterSurvey]) {
             LABEL_WIDTH - 6,
             y + 12,
             html(&format!("{} ({})", a.adapter, a.compared_under)),
-            html(&a.adapter),
+            html(a.adapter.raw()),
             a.disagreements.files,
             a.files,
             LABEL_WIDTH as f64 + scored_width,
@@ -219,7 +219,7 @@ fn table(out: &mut String, adapters: &[AdapterSurvey]) {
             out,
             "<tr><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            html(&a.adapter),
+            html(a.adapter.raw()),
             html(&h.parser),
             html(&h.version),
             html(&a.compared_under),
@@ -245,8 +245,8 @@ fn causes(out: &mut String, a: &AdapterSurvey) {
     let _ = writeln!(
         out,
         "<h2 id=\"{}\">{} <small>({} {}, compared under {})</small></h2>",
-        html(&a.adapter),
-        html(&a.adapter),
+        html(a.adapter.raw()),
+        html(a.adapter.raw()),
         html(&h.parser),
         html(&h.version),
         html(&a.compared_under)

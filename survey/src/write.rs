@@ -87,7 +87,7 @@ pub fn markdown(survey: &Survey) -> String {
         out,
         "{} {unit} ({:.1} MB) from {}{shards}, each an untrusted robots.txt body with no expected \
          answers. Every file is asked probe queries derived from its own text: every robot it names \
-         (up to {}) and the generic `{}` ask for `/`, and the first {} distinct Allow/Disallow values \
+         (up to {}) and the generic {} ask for `/`, and the first {} distinct Allow/Disallow values \
          become paths (`*` as `x`, a final `$` dropped), each asked with its parent, a child, a \
          sibling, a case-swapped and a query-string variant by the robot whose group holds the rule; \
          at most {} queries per file, {} in all.\n",
@@ -95,7 +95,7 @@ pub fn markdown(survey: &Survey) -> String {
         survey.bytes as f64 / 1e6,
         code(&survey.corpus),
         p.max_agents_per_file,
-        p.generic_agent,
+        code(&p.generic_agent),
         p.max_rules_per_file,
         p.max_queries_per_file,
         survey.queries,
@@ -146,7 +146,7 @@ pub fn markdown(survey: &Survey) -> String {
         let _ = writeln!(
             out,
             "| {} | {} {} | {} | {} | {} | {} ({}) | {} | {} ({}) | {} | {} ({}) | {} | {} | {} | {} | {} |",
-            cell(&a.adapter),
+            cell(a.adapter.raw()),
             cell(&h.parser),
             cell(&h.version),
             cell(&h.profile),
@@ -182,7 +182,7 @@ pub fn markdown(survey: &Survey) -> String {
             let _ = writeln!(
                 out,
                 "\n**{}** was not asked about {} files: {}",
-                cell(&a.adapter),
+                cell(a.adapter.raw()),
                 a.skipped,
                 cell(why.lines().next().unwrap_or(why))
             );
@@ -217,7 +217,7 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
     let _ = writeln!(
         out,
         "\n### {} ({} {}, compared under {})\n",
-        cell(&a.adapter),
+        cell(a.adapter.raw()),
         cell(&h.parser),
         cell(&h.version),
         cell(&a.compared_under)

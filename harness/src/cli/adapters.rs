@@ -1,5 +1,6 @@
 //! `robotstxt-test adapters`: list the adapters and install what they need.
 
+use robotstxt_suite::visible::path_shown;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -135,7 +136,10 @@ fn install_all(select: &AdapterArgs, force: bool) -> Result<Exit, Error> {
             let why = if a.in_process || a.manifest.setup.is_empty() {
                 "nothing to install".to_owned()
             } else {
-                format!("already installed in {}; nothing to do", a.cache.display())
+                format!(
+                    "already installed in {}; nothing to do",
+                    path_shown(&a.cache)
+                )
             };
             say(&bar, format!("ok      {}: {why}", a.name()))?;
             bar.inc(1);

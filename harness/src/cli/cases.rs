@@ -1,6 +1,7 @@
 //! `robotstxt-test cases`: the corpus this binary carries, as files (`export`), and the release
 //! record of the checkout's corpus (`freeze`).
 
+use robotstxt_suite::visible::path_shown;
 use std::path::PathBuf;
 
 use robotstxt_runtime::suite;
@@ -48,7 +49,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             print_line(&format!(
                 "wrote {written} files of the {} corpus into {}",
                 embedded::embedded_description(),
-                dir.display()
+                path_shown(&dir)
             ))?;
             Ok(Exit::Ok)
         }
@@ -69,7 +70,8 @@ fn freeze(version: Option<Version>, cases: Option<PathBuf>) -> Result<Exit, Erro
     };
     let problems =
         |heading: String, problems: Vec<LocatedError>| Error::Problems { heading, problems };
-    let heading = |e: &Vec<LocatedError>| format!("{} problem(s) in {}", e.len(), folder.display());
+    let heading =
+        |e: &Vec<LocatedError>| format!("{} problem(s) in {}", e.len(), path_shown(&folder));
     if let (None, Some(first)) = (record_in(&folder)?, &version) {
         // The first release: nothing to hold the changes to.
         let cases =
@@ -100,7 +102,7 @@ fn write_record(folder: &std::path::Path, record: Record) -> Result<Exit, Error>
     robotstxt_runtime::atomic::write_atomic(&file, record.to_json().as_bytes())?;
     print_line(&format!(
         "wrote {}: suite {}, {} cases, corpus {}",
-        file.display(),
+        path_shown(&file),
         record.version,
         record.checks.len(),
         record.corpus_digest

@@ -1,5 +1,6 @@
 //! `robotstxt-test diff OLD [NEW]`: what changed between two runs.
 
+use robotstxt_suite::visible::path_shown;
 use std::path::PathBuf;
 
 use robotstxt_suite::expectations::ExpectationFile;
@@ -84,7 +85,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
                 let names: Vec<&str> = file.adapters.iter().map(|a| a.name.as_str()).collect();
                 return Err(Error::Usage(format!(
                     "{}: no adapter `{name}`; it has: {}",
-                    file.path.display(),
+                    path_shown(&file.path),
                     names.join(", ")
                 )));
             }
@@ -112,7 +113,7 @@ fn against_expectations(args: &Args) -> Result<Exit, Error> {
     let Some(actual) = new.adapter(&file.adapter).or(only) else {
         return Err(Error::Usage(format!(
             "{}: no adapter `{}`, the expectation file's",
-            path.display(),
+            path_shown(path),
             file.adapter
         )));
     };

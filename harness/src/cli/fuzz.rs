@@ -1,5 +1,6 @@
 //! `robotstxt-test fuzz`: differential fuzzing of one adapter, through its persistent process.
 
+use robotstxt_suite::visible::path_shown;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -100,7 +101,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         (Some(file), _) if !file.is_file() => {
             return Err(Error::usage(format!(
                 "--expectations {}: no such file",
-                file.display()
+                path_shown(file)
             )));
         }
         (Some(file), _) => file.clone(),
@@ -147,7 +148,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
                     format!(
                         "new group: {}\n  saved {} ({} lines, from document {})",
                         finding.group,
-                        file.display(),
+                        path_shown(&file),
                         raw_lines(&finding.case.case.body).count(),
                         finding.document
                     ),
@@ -172,7 +173,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             if !written.is_empty() {
                 eprintln!("{} finding(s) saved before the error:", written.len());
                 for file in &written {
-                    eprintln!("  {}", file.display());
+                    eprintln!("  {}", path_shown(file));
                 }
             }
             return Err(error);
@@ -196,7 +197,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         "{name}: {}\n{} new finding(s) in {}; reducing took {:.1} s, and {:.1} s before the run for the {} listed disagreement(s)\n",
         progress(&stats),
         written.len(),
-        out.display(),
+        path_shown(&out),
         stats.reducing.as_secs_f64(),
         stats.reducing_listed.as_secs_f64(),
         stats.listed_reduced

@@ -2,6 +2,7 @@
 //! files before anything runs, and rewriting them after (`--update-expectations`).
 //! The comparison itself is the library's `expectations::gate`.
 
+use robotstxt_suite::visible::path_shown;
 use std::path::{Path, PathBuf};
 
 use robotstxt_runtime::atomic::write_atomic;
@@ -67,7 +68,7 @@ impl GateArgs {
             return Err(Error::usage(format!(
                 "--update-expectations {}: one file cannot hold {} adapters' expectations; \
                  give no FILE with --expectations-from-adapters to write each adapter's own",
-                file.display(),
+                path_shown(file),
                 engines.len()
             )));
         }
@@ -131,7 +132,7 @@ fn load_checked(
     if in_adapter_folder && !file.exists() {
         eprintln!(
             "note: {} does not exist: every non-pass of {adapter} counts as a regression",
-            file.display()
+            path_shown(file)
         );
         let mut empty = ExpectationFile::empty(adapter);
         empty.file = file.to_owned();
@@ -142,7 +143,7 @@ fn load_checked(
     expectations
         .resolve(cases)
         .map_err(|errors| Error::Problems {
-            heading: format!("{} problem(s) in {}", errors.len(), file.display()),
+            heading: format!("{} problem(s) in {}", errors.len(), path_shown(file)),
             problems: errors,
         })?;
     Ok(expectations)
@@ -167,7 +168,7 @@ pub fn update(
         gate::Changes::between(previous.unwrap_or(&ExpectationFile::empty(adapter)), &next);
     eprintln!(
         "wrote {}: {} checks listed; {}",
-        target.display(),
+        path_shown(target),
         next.entries.len(),
         changes.describe()
     );

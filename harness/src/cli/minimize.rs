@@ -1,5 +1,6 @@
 //! `robotstxt-test minimize`: reduce one given disagreement and print it as a case file.
 
+use robotstxt_suite::visible::path_shown;
 use std::path::PathBuf;
 
 use robotstxt_fuzzer::reduce::DEFAULT_BUDGET;
@@ -117,7 +118,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
         handshake.name,
         handshake.version,
         handshake.parser,
-        args.robots.display(),
+        path_shown(&args.robots),
         body.len(),
         reduced.body.len()
     );

@@ -1,6 +1,7 @@
 //! `robotstxt-test report`: every adapter over the whole corpus, written as the compatibility
 //! reports (the library's `report` module renders and writes them).
 
+use robotstxt_suite::visible::path_shown;
 use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -249,7 +250,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     if let Some(folder) = &history {
         let results = report::json::document(&report).map_err(Error::Reports)?;
         let kept = report::history::keep(folder, &report.date, &version, &results)?;
-        eprintln!("kept {}", kept.display());
+        eprintln!("kept {}", path_shown(&kept));
     }
     for adapter in &report.adapters {
         let total = report::matrix::Cell::decided(&adapter.claimed);
@@ -269,7 +270,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         };
         eprintln!("{:<24} {}", shown(&adapter.handshake.name), shown(&status));
     }
-    eprintln!("wrote {} files into {}", written.len(), out.display());
+    eprintln!("wrote {} files into {}", written.len(), path_shown(&out));
     if !args.update_expectations {
         return Ok(Exit::Ok);
     }
@@ -284,7 +285,10 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
             continue;
         };
         if adapter.unavailable.is_some() {
-            eprintln!("{name}: could not run; {} left as it was", target.display());
+            eprintln!(
+                "{name}: could not run; {} left as it was",
+                path_shown(&target)
+            );
             exit = Exit::Unavailable;
             continue;
         }

@@ -1,5 +1,6 @@
 //! `robotstxt-test run`: the corpus against the reference or adapters, scored.
 
+use robotstxt_suite::visible::path_shown;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -167,7 +168,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
             }
             exit = exit.max(Exit::Unavailable);
             if let Some(target) = &plan.update {
-                eprintln!("{name}: {} left as it was", target.display());
+                eprintln!("{name}: {} left as it was", path_shown(target));
             }
             judged.push(plan.judge.as_ref().map(|e| judge(e, &cases, results)));
             slow.push(Vec::new());

@@ -1,6 +1,7 @@
 //! Choosing engines from the command line: `--adapter NAME|all`, `--adapter-cmd CMD`.
 //! Shared by every subcommand that drives adapters.
 
+use robotstxt_suite::visible::path_shown;
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -101,7 +102,7 @@ impl AdapterArgs {
                 if !has_manifest {
                     return Err(Error::usage(format!(
                         "{}: no adapters here (no <name>/adapter.yaml)",
-                        dir.display()
+                        path_shown(dir)
                     )));
                 }
                 AdapterSource {
@@ -124,7 +125,7 @@ impl AdapterArgs {
                     shown: format!(
                         "{}, in {}",
                         embedded::embedded_description(),
-                        cache.display()
+                        path_shown(&cache)
                     ),
                 }
             }

@@ -2,6 +2,7 @@
 //! files (a census), `survey merge` for shard results, and `survey captures`, the first read of
 //! a census on an engine.
 
+use robotstxt_suite::visible::path_shown;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -268,17 +269,17 @@ fn write_captures(warc: &std::path::Path, out: Option<&std::path::Path>) -> Resu
             n
         }
     };
-    eprintln!("{}: {written} responses", warc.display());
+    eprintln!("{}: {written} responses", path_shown(warc));
     Ok(Exit::Ok)
 }
 
 fn written(out: &std::path::Path) -> String {
     format!(
         "{}, {}, {} and {}",
-        out.join("survey.md").display(),
-        out.join("survey.html").display(),
-        out.join("survey.csv").display(),
-        out.join("survey.json").display()
+        path_shown(&out.join("survey.md")),
+        path_shown(&out.join("survey.html")),
+        path_shown(&out.join("survey.csv")),
+        path_shown(&out.join("survey.json"))
     )
 }
 

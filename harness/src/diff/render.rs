@@ -329,5 +329,5 @@ fn cell_anchor(page: &str, adapter: &str, check: &str) -> String {
 
 /// The JSON: the whole comparison, every moved check.
 pub fn json(c: &Differences) -> String {
-    serde_json::to_string_pretty(c).expect("a comparison serializes") + "\n"
+    robotstxt_suite::visible::json_text(c).expect("a comparison serializes") + "\n"
 }

@@ -3,6 +3,8 @@
 //! in its middle, and in the compact (grouped) view a field keeps at most a few lines, the rest
 //! in `--verbose`.
 
+use robotstxt_suite::visible::without_runner_commands;
+
 /// The width everything a terminal shows fits.
 pub const COLUMNS: usize = 120;
 
@@ -22,7 +24,12 @@ pub fn block(text: &str, max_lines: Option<usize>) -> String {
             out.push_str(&wrap_field(line, max_lines));
         }
     }
-    out
+    // A wrap starts a line where outside text had none: one that begins with `::` (made inert
+    // only where it began a line of its own) must not become a runner's command there.
+    match without_runner_commands(&out) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(inert) => inert,
+    }
 }
 
 /// `--help` text fitted to [`COLUMNS`]: a long line wraps under the column its description

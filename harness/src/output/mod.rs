@@ -10,6 +10,7 @@ pub mod junit;
 pub mod regressions;
 pub mod summary;
 
+use robotstxt_suite::visible::path_shown;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -573,7 +574,7 @@ pub fn human_gated(
          {}{broke_down}{}: {verdict}\n",
         summary_line(run.handshake, run.results),
         score_line(run.headline),
-        expectations.file.display(),
+        path_shown(&expectations.file),
         t.as_listed,
         t.regressions,
         plural(t.regressions, "regression", "regressions"),

@@ -68,7 +68,7 @@ impl Badge {
 
     /// The endpoint JSON.
     pub fn json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a badge serializes") + "\n"
+        robotstxt_suite::visible::json_text(self).expect("a badge serializes") + "\n"
     }
 
     /// The badge drawn flat, as shields.io draws it: widths from the text's length at 11px.

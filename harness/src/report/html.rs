@@ -18,8 +18,8 @@ use robotstxt_suite::blocks::visible_body;
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::readings::Reading;
 use robotstxt_suite::run::Outcome;
-use robotstxt_suite::visible::shown;
 use robotstxt_suite::visible::Outside;
+use robotstxt_suite::visible::{json_escaped, shown};
 use serde::Serialize;
 
 use robotstxt_runtime::markup;
@@ -327,7 +327,7 @@ pub fn page(report: &Report) -> String {
             })
             .collect(),
     };
-    let json = serde_json::to_string(&data).expect("the page data always serializes");
+    let json = json_escaped(serde_json::to_string(&data).expect("the page data always serializes"));
     // `replacen` does not look for the placeholder again inside what it inserted.
     TEMPLATE
         .replacen(CHARTS, &super::chart::section(report, &report.history), 1)

@@ -193,7 +193,9 @@ pub fn document(report: &Report) -> std::io::Result<String> {
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, Lines::default());
     doc.serialize(&mut serializer)?;
     out.push(b'\n');
-    Ok(String::from_utf8(out).expect("serde_json writes UTF-8"))
+    let text = String::from_utf8(out).expect("serde_json writes UTF-8");
+    // The exact texts, with what a JSON writer leaves raw written as escapes.
+    Ok(robotstxt_suite::visible::json_escaped(text))
 }
 
 fn case_doc(case: &Case) -> CaseDoc<'_> {

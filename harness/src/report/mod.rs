@@ -36,7 +36,7 @@ use robotstxt_suite::engine::{ClaimedProfile, Engine, Handshake};
 use robotstxt_suite::expectations::ExpectationFile;
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::run::{self, CheckResult, Outcome, Scoring};
-use robotstxt_suite::visible::{json_escaped, Outside};
+use robotstxt_suite::visible::Outside;
 
 use crate::settle;
 use robotstxt_runtime::swap::replace_files;
@@ -378,11 +378,7 @@ pub fn write(report: &Report, out: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<(String, Vec<u8>)> = vec![
         ("README.md".to_owned(), readme.into_bytes()),
         ("index.html".to_owned(), page.into_bytes()),
-        (
-            "results.json".to_owned(),
-            // The exact texts, with bidi controls written as JSON escapes.
-            json_escaped(results?).into_bytes(),
-        ),
+        ("results.json".to_owned(), results?.into_bytes()),
         ("SCHEMA.md".to_owned(), json::SCHEMA.as_bytes().to_vec()),
         ("results.csv".to_owned(), csv.into_bytes()),
     ];

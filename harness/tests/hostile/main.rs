@@ -16,6 +16,7 @@ mod interrupts;
 mod orphans;
 mod output;
 mod plans;
+mod planted;
 mod readers;
 mod reports_folder;
 mod restarts;

@@ -11,6 +11,7 @@
 //! leaves `.installing` in the cache folder; the next install says so and runs the unfinished
 //! steps again over what is there, removing nothing else.
 
+use robotstxt_suite::visible::path_shown;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -146,7 +147,7 @@ pub fn install(
         eprintln!(
             "{}: {} was left half-written by an interrupted install; running its steps again",
             adapter.name(),
-            adapter.cache.display()
+            path_shown(&adapter.cache)
         );
     }
     std::fs::write(&installing, b"").map_err(io_at(&adapter.cache))?;

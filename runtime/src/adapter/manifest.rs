@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use robotstxt_suite::engine::CLAIMABLE_PROFILES;
+use robotstxt_suite::input::yaml::refuse_hidden;
 use robotstxt_suite::input::{Format, Input};
 use robotstxt_suite::limits::MANIFEST;
 use robotstxt_suite::located::LocatedError;
@@ -196,8 +197,11 @@ impl Adapter {
     pub fn load_versions(dir: &Path, places: &Places) -> Result<Vec<Adapter>, LocatedError> {
         let file = dir.join("adapter.yaml");
         let input = Input::read(&file, Format::Yaml, MANIFEST)?;
-        let manifest: Manifest = input.parse()?;
         let text = input.text();
+        // Every string of a manifest reaches a page, a terminal or an argv: none may hold a
+        // control or bidirectional character but the prose fields' line feeds (checked below).
+        refuse_hidden(&input)?;
+        let manifest: Manifest = input.parse()?;
         let field_error = |field: &str, message: String| {
             let line = text
                 .lines()

@@ -18,6 +18,7 @@ mod pipes;
 pub mod process;
 mod transcript;
 
+use robotstxt_suite::visible::path_shown;
 use std::path::{Path, PathBuf};
 
 use robotstxt_suite::engine::{
@@ -50,7 +51,7 @@ pub fn open(adapter: &Adapter, limits: Limits, log: &mut dyn FnMut(&str)) -> Box
             Ok(profile) => Box::new(ReferenceEngine::new(profile).handing(form)),
             Err(e) => unavailable(format!(
                 "{}: {e}",
-                adapter.dir.join("adapter.yaml").display()
+                path_shown(&adapter.dir.join("adapter.yaml"))
             )),
         };
     }

@@ -331,6 +331,9 @@ impl ExpectationFile {
                          #   (add --strict to fail on unexpected passes too)"
                     )
                 };
+                // One comment line, whatever the command held: a line feed in an argument would
+                // otherwise end the comment and write YAML.
+                let command = crate::visible::shown_line(command);
                 format!("# Written by: {command}\n# Gate: {gate}.\n")
             });
         format!(

@@ -109,6 +109,65 @@ fn walk_events(text: &str, bounds: Bounds) -> Result<(), InputRefusal> {
     }
 }
 
+/// Refuses a YAML file whose every string is shown as it is (a manifest) when one of them, a
+/// value or a key, holds a control or bidirectional character other than a line feed: the error
+/// names the file, the line of the top-level key it sits under and its place.
+pub fn refuse_hidden(input: &super::Input) -> Result<(), crate::located::LocatedError> {
+    let tree: serde_yaml::Value = input.parse()?;
+    let Some((place, top)) = first_hidden(&tree, crate::visible::is_hidden) else {
+        return Ok(());
+    };
+    let line = (input.text().lines())
+        .position(|l| !top.is_empty() && l.starts_with(&format!("{top}:")))
+        .map(|i| i + 1);
+    let message = format!("{place}: holds a control or bidirectional character");
+    Err(crate::located::LocatedError::new(
+        input.path(),
+        line,
+        message,
+    ))
+}
+
+/// The first string of `tree` (a value or a key) holding a character `hidden` refuses, named by
+/// its place (`probe[0]`, `package.name`, or a key shown visibly), with the top-level key it sits
+/// under. For a file
+/// whose every string is shown as it is (a manifest): checking the whole tree refuses the field
+/// nobody listed too.
+pub fn first_hidden(
+    tree: &serde_yaml::Value,
+    hidden: fn(char) -> bool,
+) -> Option<(String, String)> {
+    fn walk(value: &serde_yaml::Value, place: &str, hidden: fn(char) -> bool) -> Option<String> {
+        use serde_yaml::Value;
+        match value {
+            Value::String(s) if s.chars().any(hidden) => Some(place.to_owned()),
+            Value::Sequence(items) => (items.iter().enumerate())
+                .find_map(|(i, item)| walk(item, &format!("{place}[{i}]"), hidden)),
+            Value::Mapping(map) => map.iter().find_map(|(key, item)| {
+                let name = key
+                    .as_str()
+                    .map_or_else(|| format!("{key:?}"), str::to_owned);
+                let here = if place.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{place}.{name}")
+                };
+                let key_hidden = key.as_str().is_some_and(|k| k.chars().any(hidden));
+                if key_hidden {
+                    Some(format!("the key `{}`", crate::visible::shown_line(&name)))
+                } else {
+                    walk(item, &here, hidden)
+                }
+            }),
+            Value::Tagged(tagged) => walk(&tagged.value, place, hidden),
+            _ => None,
+        }
+    }
+    let place = walk(tree, "", hidden)?;
+    let top = place.split(['.', '[']).next().unwrap_or("").to_owned();
+    Some((place, top))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
