@@ -26,7 +26,7 @@ use robotstxt_reference::Verdict;
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::input::Bounds;
 use robotstxt_suite::run::{CheckResult, Outcome};
-use robotstxt_suite::visible::{shown_line, Outside};
+use robotstxt_suite::visible::Outside;
 
 pub use expected::expected_by;
 pub use load::{load, ResultsFile, ResultsLoadError};
@@ -104,26 +104,5 @@ impl RunAnswer {
             Some(v) => format!("{} ({v})", self.outcome),
             None => self.outcome.to_string(),
         }
-    }
-}
-
-impl ResultsFile {
-    /// The adapter named `name`.
-    pub fn adapter(&self, name: &str) -> Option<&AdapterResults> {
-        self.adapters.iter().find(|a| a.name.raw() == name)
-    }
-
-    /// `suite 1.0.0, corpus sha256:1a2b3c4d5e6f`, or what the file does not say. Both are the
-    /// file's words: shown on one line, visibly (a line feed in a version once forged a line).
-    pub fn corpus_shown(&self) -> String {
-        let version = (self.suite_version.as_ref()).map_or("not recorded", Outside::raw);
-        let digest = (self.corpus_digest.as_ref())
-            .map(|d| {
-                let hex = d.raw().strip_prefix("sha256:").unwrap_or(d.raw());
-                let short: String = hex.chars().take(12).collect();
-                format!("sha256:{}", shown_line(&short))
-            })
-            .unwrap_or_else(|| "not recorded".to_owned());
-        format!("suite {}, corpus {digest}", shown_line(version))
     }
 }

@@ -1,5 +1,5 @@
-//! Reading a results file: a report's `results.json`, or what `run --format json`
-//! prints (one document, or an array of them for several engines). Files written before results
+//! Reading a results file: a report's `results.json`, or what `run --format json` prints (one
+//! document, or an array of them for several engines). Files written before results
 //! carried a suite version and digests still read; they are compared check by check on ids alone.
 //!
 //! A results file may be large (a report of every adapter is about 11 MB; the cap is 256 MiB),
@@ -20,7 +20,7 @@ use robotstxt_suite::cause::Cause;
 use robotstxt_suite::input::screened_json_stream;
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::run::Outcome;
-use robotstxt_suite::visible::{shown_line, Outside};
+use robotstxt_suite::visible::{path_shown, shown_line, Outside};
 
 use crate::{AdapterResults, CheckState, RunAnswer, RESULTS_JSON};
 
@@ -36,13 +36,38 @@ pub struct ResultsFile {
     pub adapters: Vec<AdapterResults>,
 }
 
+impl ResultsFile {
+    /// The adapter named `name`.
+    pub fn adapter(&self, name: &str) -> Option<&AdapterResults> {
+        self.adapters.iter().find(|a| a.name.raw() == name)
+    }
+
+    /// `suite 1.0.0, corpus sha256:1a2b3c4d5e6f`, or what the file does not say. Both are the
+    /// file's words: shown on one line, visibly (a line feed in a version once forged a line).
+    pub fn corpus_shown(&self) -> String {
+        let version = (self.suite_version.as_ref()).map_or("not recorded", Outside::raw);
+        let digest = (self.corpus_digest.as_ref())
+            .map(|d| {
+                let hex = d.raw().strip_prefix("sha256:").unwrap_or(d.raw());
+                let short: String = hex.chars().take(12).collect();
+                format!("sha256:{}", shown_line(&short))
+            })
+            .unwrap_or_else(|| "not recorded".to_owned());
+        format!("suite {}, corpus {digest}", shown_line(version))
+    }
+}
+
 /// Why a results file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ResultsLoadError {
     /// Not read: not a regular file, past its bounds, not UTF-8 or not JSON nested within them.
     #[error(transparent)]
     Input(#[from] LocatedError),
-    #[error("{}:{line}: not a results file of `run --format json` or `report`: {message}", path.display())]
+    /// Named as a file's name is shown: a name may hold a line feed.
+    #[error(
+        "{}:{line}: not a results file of `run --format json` or `report`: {message}",
+        path_shown(path)
+    )]
     Shape {
         path: PathBuf,
         line: usize,

@@ -76,4 +76,8 @@ fn a_refusal_names_the_file_and_shows_its_words_on_one_line() {
     assert!(text.contains("crawler `c␊::warning::x`"), "{text}");
     let neither = load(&file(&dir, "{}")).unwrap_err().to_string();
     assert!(neither.contains("neither a report"), "{neither}");
+    let forged = dir.path().join("x\n::error::y.json");
+    std::fs::write(&forged, "[]").unwrap();
+    let named = load(&forged).unwrap_err().to_string();
+    assert!(named.contains("x␊::error::y.json:1:"), "{named}");
 }
