@@ -17,7 +17,7 @@ mkdir -p "$corpus/rr" "$corpus/dr"
 "$bin/differential_rust" -runs=1000 -seed=1 -max_len=4096 "$corpus/dr" regressions/differential_rust
 # Each reader of outside files, within its memory budget (the target aborts past it): a short
 # run here; for longer by hand, `-max_total_time=600` (fuzz/README.md).
-for reader in case_file expectation_file json_stream tar census_plan survey_json; do
+for reader in case_file expectation_file json_stream tar census_plan survey_json results_file warc; do
     mkdir -p "$corpus/$reader"
     "$bin/reader_$reader" -runs=3000 -seed=1 -max_len=8192 "$corpus/$reader" "regressions/reader_$reader"
 done

@@ -6,8 +6,8 @@
 //! - [`differential_rust`]: the fuzzer's generator, oracle and reducer (`robotstxt-fuzzer`)
 //!   against the Rust parser crates linked in process ([`engines`], [`differential`]).
 //! - [`readers`]: the readers of outside files (a case file, an expectation file, a JSON
-//!   stream, a corpus archive, a census plan, `survey.json`), each given any bytes, each within
-//!   its memory budget (the targets count what is allocated).
+//!   stream, a corpus archive, a census plan, `survey.json`, a results file, a WARC file), each
+//!   given any bytes, each within its memory budget (the targets count what is allocated).
 
 #![forbid(unsafe_code)]
 

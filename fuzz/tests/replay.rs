@@ -72,4 +72,12 @@ fn reader_inputs() {
         println!("{name}");
         robotstxt_fuzz::readers::survey_json(&data, dir.path());
     }
+    for (name, data) in inputs("reader_results_file") {
+        println!("{name}");
+        robotstxt_fuzz::readers::results_file(&data, dir.path());
+    }
+    for (name, data) in inputs("reader_warc") {
+        println!("{name}");
+        robotstxt_fuzz::readers::warc(&data, dir.path());
+    }
 }

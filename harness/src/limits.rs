@@ -8,17 +8,6 @@
 
 use std::time::Duration;
 
-use robotstxt_suite::input::Bounds;
-
-/// A results file `diff` reads (a report's `results.json`, or `run --format json`): a report of
-/// every adapter is about 11 MB, nested six deep.
-pub const RESULTS_JSON: Bounds = Bounds {
-    what: "results file",
-    max_bytes: 256 << 20,
-    max_depth: 32,
-    hint: "",
-};
-
 /// Longest time any `--timeout` or `--time` flag accepts, in seconds (a little over 11 days).
 pub const MAX_SECONDS: f64 = 1e6;
 /// Longest adapter name used in a path.

@@ -82,7 +82,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     if let Some((a, b)) = pair {
         for (file, name) in [(&old, a), (&new, b)] {
             if file.adapter(name).is_none() {
-                let names: Vec<&str> = file.adapters.iter().map(|a| a.name.as_str()).collect();
+                let names: Vec<String> = file.adapters.iter().map(|a| a.name.to_string()).collect();
                 return Err(Error::Usage(format!(
                     "{}: no adapter `{name}`; it has: {}",
                     path_shown(&file.path),

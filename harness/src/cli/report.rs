@@ -232,9 +232,9 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         kept.retain(|file| file.path.file_name() != name.as_deref().map(std::ffi::OsStr::new));
         kept.push(robotstxt_test::diff::ResultsFile {
             path: folder.join(name.unwrap_or_default()),
-            suite_version: Some(version.clone()),
-            corpus_digest: Some(report.corpus.digest.clone()),
-            date: Some(report.date.clone()),
+            suite_version: Some(version.as_str().into()),
+            corpus_digest: Some(report.corpus.digest.as_str().into()),
+            date: Some(report.date.as_str().into()),
             adapters: (report.adapters.iter())
                 .map(|run| report::versions::results_of(&report, run))
                 .collect(),

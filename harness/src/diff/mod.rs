@@ -8,88 +8,22 @@
 //! comparable, and a check in one file only is new in the suite or removed, never a change in
 //! behaviour.
 
-pub mod load;
 pub mod render;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use robotstxt_reference::Verdict;
 use robotstxt_suite::cases::Case;
 use robotstxt_suite::cause::Cause;
 use robotstxt_suite::release::CheckDigests;
 use robotstxt_suite::run::{CheckResult, Outcome};
+use robotstxt_suite::visible::Outside;
 
-pub use load::{expected_by, load, ResultsFile, ResultsLoadError};
-
-/// One adapter's results, as a results file holds them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AdapterResults {
-    pub name: String,
-    /// The parser's version, as its handshake says.
-    pub version: String,
-    /// Whether it answered at all; an adapter without data is not compared.
-    pub has_data: bool,
-    /// Every check, in corpus order.
-    pub checks: Vec<CheckState>,
-}
-
-impl AdapterResults {
-    /// The share of scored checks passed, in percent, as the report's totals count it; `None`
-    /// when nothing was scored.
-    pub fn score(&self) -> Option<f64> {
-        let scored = (self.checks.iter()).filter(|c| c.answer.outcome.is_scored());
-        let (passed, total) = scored.fold((0usize, 0usize), |(p, t), c| {
-            (p + usize::from(c.answer.outcome == Outcome::Pass), t + 1)
-        });
-        (self.has_data && total > 0).then(|| 100.0 * passed as f64 / total as f64)
-    }
-}
-
-/// What one run made of one check.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CheckState {
-    /// `case/id#n`.
-    pub id: String,
-    /// The check's short digest, when the file carries it.
-    pub digest: Option<String>,
-    pub answer: RunAnswer,
-    /// What causes a non-pass, when the file carries it.
-    pub cause: Option<Cause>,
-}
-
-/// What one run made of a check: its outcome and the verdict given, if any.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct RunAnswer {
-    pub outcome: Outcome,
-    #[serde(serialize_with = "verdict_text")]
-    pub verdict: Option<Verdict>,
-}
-
-fn verdict_text<S: serde::Serializer>(v: &Option<Verdict>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(v) => s.serialize_str(v.as_str()),
-        None => s.serialize_none(),
-    }
-}
-
-impl RunAnswer {
-    pub fn of(result: &CheckResult) -> RunAnswer {
-        RunAnswer {
-            outcome: result.outcome,
-            verdict: result.actual,
-        }
-    }
-
-    /// `pass`, or `fail (allowed)`: the outcome with the verdict given, if any.
-    pub fn shown(&self) -> String {
-        match self.verdict {
-            Some(v) => format!("{} ({v})", self.outcome),
-            None => self.outcome.to_string(),
-        }
-    }
-}
+// The results files and their reader: a crate of their own, which the readers' fuzz targets link.
+pub use robotstxt_results::{
+    expected_by, load, AdapterResults, CheckState, ResultsFile, ResultsLoadError, RunAnswer,
+};
 
 /// Which way a check moved from the old run to the new.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -141,7 +75,7 @@ impl ChangeDirection {
 /// One check answered differently by the two runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Moved {
-    pub id: String,
+    pub id: Outside,
     pub direction: ChangeDirection,
     pub old: RunAnswer,
     pub new: RunAnswer,
@@ -157,10 +91,10 @@ pub struct Moved {
 /// The difference between one adapter's two runs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AdapterDiff {
-    pub old_name: String,
-    pub new_name: String,
-    pub old_version: String,
-    pub new_version: String,
+    pub old_name: Outside,
+    pub new_name: Outside,
+    pub old_version: Outside,
+    pub new_version: Outside,
     /// Every check that moved, in the new run's corpus order.
     pub moved: Vec<Moved>,
     /// Checks only the new file has, and only the old.
@@ -196,8 +130,7 @@ impl AdapterDiff {
 
 /// Compares one adapter's old and new runs.
 pub fn compare(old: &AdapterResults, new: &AdapterResults) -> AdapterDiff {
-    let before: BTreeMap<&str, &CheckState> =
-        old.checks.iter().map(|c| (c.id.as_str(), c)).collect();
+    let before: BTreeMap<&str, &CheckState> = old.checks.iter().map(|c| (c.id.raw(), c)).collect();
     let mut diff = AdapterDiff {
         old_name: old.name.clone(),
         new_name: new.name.clone(),
@@ -211,7 +144,7 @@ pub fn compare(old: &AdapterResults, new: &AdapterResults) -> AdapterDiff {
     };
     let mut seen = 0;
     for (index, now) in new.checks.iter().enumerate() {
-        let Some(then) = before.get(now.id.as_str()) else {
+        let Some(then) = before.get(now.id.raw()) else {
             diff.new_in_suite += 1;
             continue;
         };
@@ -265,13 +198,13 @@ pub fn from_run(
     results: &[CheckResult],
 ) -> AdapterResults {
     AdapterResults {
-        name: name.to_owned(),
-        version: version.to_owned(),
+        name: Outside::new(name),
+        version: Outside::new(version),
         has_data,
         checks: results
             .iter()
             .map(|r| CheckState {
-                id: format!("{}#{}", cases[r.case].id, r.check),
+                id: Outside::new(format!("{}#{}", cases[r.case].id, r.check)),
                 digest: Some(CheckDigests::of(&cases[r.case], r.check).short()),
                 answer: RunAnswer::of(r),
                 cause: recorded_cause(&cases[r.case], r),
@@ -283,6 +216,7 @@ pub fn from_run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use robotstxt_reference::Verdict;
 
     fn answer(outcome: Outcome, verdict: Option<Verdict>) -> RunAnswer {
         RunAnswer { outcome, verdict }
@@ -290,7 +224,7 @@ mod tests {
 
     fn state(id: &str, digest: &str, answer: RunAnswer) -> CheckState {
         CheckState {
-            id: id.to_owned(),
+            id: Outside::new(id),
             digest: Some(digest.to_owned()),
             answer,
             cause: None,

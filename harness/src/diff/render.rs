@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::{shown, Outside};
 
 use super::{compare, AdapterDiff, ChangeDirection, Moved, ResultsFile};
 
@@ -16,8 +16,8 @@ pub const LISTED: usize = 8;
 #[derive(Debug, Clone, Serialize)]
 pub struct Side {
     pub file: String,
-    pub suite_version: Option<String>,
-    pub corpus_digest: Option<String>,
+    pub suite_version: Option<Outside>,
+    pub corpus_digest: Option<Outside>,
     #[serde(skip)]
     pub corpus_shown: String,
 }
@@ -42,9 +42,9 @@ pub struct Differences {
     pub same_corpus: Option<bool>,
     pub adapters: Vec<AdapterDiff>,
     /// Adapters in one file only, and adapters without data in either.
-    pub only_in_old: Vec<String>,
-    pub only_in_new: Vec<String>,
-    pub without_data: Vec<String>,
+    pub only_in_old: Vec<Outside>,
+    pub only_in_new: Vec<Outside>,
+    pub without_data: Vec<Outside>,
 }
 
 impl Differences {
@@ -71,17 +71,17 @@ impl Differences {
             }
             None => {
                 for a in &old.adapters {
-                    if new.adapter(&a.name).is_none() {
+                    if new.adapter(a.name.raw()).is_none() {
                         comparison.only_in_old.push(a.name.clone());
                     }
                 }
                 for a in &new.adapters {
-                    if old.adapter(&a.name).is_none() {
+                    if old.adapter(a.name.raw()).is_none() {
                         comparison.only_in_new.push(a.name.clone());
                     }
                 }
                 (old.adapters.iter())
-                    .filter_map(|a| new.adapter(&a.name).map(|b| (a, b)))
+                    .filter_map(|a| new.adapter(a.name.raw()).map(|b| (a, b)))
                     .collect()
             }
         };
@@ -114,8 +114,8 @@ impl Differences {
 /// `python-protego 0.1.16 → 0.7.0`, or `python-protego@0.1.16 (0.1.16) → python-protego (0.7.0)`
 /// when the two runs are two adapters.
 fn title(diff: &AdapterDiff) -> String {
-    let (old, new) = (shown(&diff.old_name), shown(&diff.new_name));
-    let (v_old, v_new) = (shown(&diff.old_version), shown(&diff.new_version));
+    let (old, new) = (diff.old_name.shown(), diff.new_name.shown());
+    let (v_old, v_new) = (diff.old_version.shown(), diff.new_version.shown());
     match (old == new, v_old == v_new) {
         (true, true) => format!("{new} {v_new}"),
         (true, false) => format!("{new} {v_old} → {v_new}"),
@@ -163,7 +163,7 @@ fn group_heading(
 }
 
 fn moved_line(m: &Moved) -> String {
-    format!("{}: {} → {}", shown(&m.id), m.old.shown(), m.new.shown())
+    format!("{}: {} → {}", m.id, m.old.shown(), m.new.shown())
 }
 
 /// Lines common to the text and the Markdown: the corpus, and what could not be compared.
@@ -192,7 +192,7 @@ fn preamble(c: &Differences) -> Vec<String> {
         (&c.without_data, "without data, not compared"),
     ] {
         if !names.is_empty() {
-            let names: Vec<String> = names.iter().map(|n| shown(n).into_owned()).collect();
+            let names: Vec<String> = names.iter().map(Outside::to_string).collect();
             lines.push(format!("{what}: {}", names.join(", ")));
         }
     }
@@ -289,10 +289,10 @@ pub fn markdown_listing(c: &Differences, listed: usize, page: Option<&str>) -> S
                     let id = match page {
                         Some(page) => format!(
                             "[{}](<{}>)",
-                            md_code(&m.id),
-                            cell_anchor(page, &diff.new_name, &m.id)
+                            md_code(m.id.raw()),
+                            cell_anchor(page, diff.new_name.raw(), m.id.raw())
                         ),
-                        None => md_code(&m.id),
+                        None => md_code(m.id.raw()),
                     };
                     let _ = writeln!(out, "- {id}: {} → {}", m.old.shown(), m.new.shown());
                 }

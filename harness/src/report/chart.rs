@@ -65,7 +65,8 @@ pub fn section(report: &Report, history: &[ResultsFile]) -> String {
         let points: Vec<Point> = (history.iter())
             .filter_map(|file| {
                 let score = file.adapter(name)?.score()?;
-                let date = file.date.as_deref().unwrap_or("?");
+                // The chart escapes what it draws.
+                let date = (file.date.as_ref()).map_or("?", |d| d.raw());
                 Some(Point {
                     label: date.get(..10).unwrap_or(date).to_owned(),
                     score,

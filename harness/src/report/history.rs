@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diff::{self, ResultsFile};
 use robotstxt_runtime::atomic::write_atomic;
+use robotstxt_suite::visible::Outside;
 
 /// Why the history could not be kept or read.
 #[derive(Debug, thiserror::Error)]
@@ -111,7 +112,7 @@ pub fn for_chart(mut file: ResultsFile) -> ResultsFile {
     for adapter in &mut file.adapters {
         adapter.checks.retain(|c| c.answer.outcome.is_scored());
         for check in &mut adapter.checks {
-            check.id = String::new();
+            check.id = Outside::default();
             check.digest = None;
             check.cause = None;
         }
@@ -142,7 +143,7 @@ mod tests {
         use crate::diff::{AdapterResults, CheckState, RunAnswer};
         use robotstxt_suite::run::Outcome;
         let check = |id: &str, outcome| CheckState {
-            id: id.to_owned(),
+            id: id.into(),
             digest: Some("d".repeat(16)),
             answer: RunAnswer {
                 outcome,
@@ -151,8 +152,8 @@ mod tests {
             cause: None,
         };
         let adapter = AdapterResults {
-            name: "a".to_owned(),
-            version: "1".to_owned(),
+            name: "a".into(),
+            version: "1".into(),
             has_data: true,
             checks: vec![
                 check("c/1#0", Outcome::Pass),
@@ -165,7 +166,7 @@ mod tests {
             path: "x.json".into(),
             suite_version: None,
             corpus_digest: None,
-            date: Some("2026-11-28".to_owned()),
+            date: Some("2026-11-28".into()),
             adapters: vec![adapter],
         };
         let score = file.adapters[0].score();

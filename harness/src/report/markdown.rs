@@ -609,9 +609,9 @@ fn versions_section(report: &Report, pairs: &[Pair], names: &[String]) -> String
 pub fn step_page(report: &Report, pair: &Pair) -> String {
     let file = |i: usize| ResultsFile {
         path: "results.json".into(),
-        suite_version: Some(report.corpus.version_shown()),
-        corpus_digest: Some(report.corpus.digest.clone()),
-        date: Some(report.date.clone()),
+        suite_version: Some(report.corpus.version_shown().into()),
+        corpus_digest: Some(report.corpus.digest.as_str().into()),
+        date: Some(report.date.as_str().into()),
         adapters: vec![versions::results_of(report, &report.adapters[i])],
     };
     let comparison = Differences::of(&file(pair.older), &file(pair.newer), None);

@@ -21,6 +21,7 @@ const READS: &[&str] = &[
 /// The crates the binary is made of.
 const SOURCES: &[&str] = &[
     "suite/src",
+    "results/src",
     "runtime/src",
     "harness/src",
     "survey/src",
@@ -57,12 +58,12 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the reader itself, a line at a time",
     ),
     (
-        "harness/src/diff/load.rs",
+        "results/src/load.rs",
         "serde_json::from_reader(screened_json_stream(path, RESULTS_JSON)?)",
         "a results file the one reader screened whole, deserialized as a stream",
     ),
     (
-        "harness/src/diff/load.rs",
+        "results/src/load.rs",
         "serde_json::from_reader::<_, IgnoredAny>(screened_json_stream(",
         "the same, read again to place a syntax error, keeping nothing",
     ),

@@ -1,5 +1,5 @@
-//! Reading a results file for `diff`: a report's `results.json`, or what `run --format json`
-//! prints (one document, or an array of them for several engines). Files written before results
+//! Reading a results file: a report's `results.json`, or what `run --format json` prints (one
+//! document, or an array of them for several engines). Files written before results
 //! carried a suite version and digests still read; they are compared check by check on ids alone.
 //!
 //! A results file may be large (a report of every adapter is about 11 MB; the cap is 256 MiB),
@@ -17,46 +17,43 @@ use serde::{Deserialize, Deserializer};
 
 use robotstxt_reference::Verdict;
 use robotstxt_suite::cause::Cause;
-use robotstxt_suite::expectations::{Entry, ExpectationFile};
 use robotstxt_suite::input::screened_json_stream;
 use robotstxt_suite::located::LocatedError;
 use robotstxt_suite::run::Outcome;
-use robotstxt_suite::visible::shown_line;
+use robotstxt_suite::visible::{path_shown, shown_line, Outside};
 
-use super::{AdapterResults, CheckState, RunAnswer};
-
-use crate::limits::RESULTS_JSON;
+use crate::{AdapterResults, CheckState, RunAnswer, RESULTS_JSON};
 
 /// One results file, whatever wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResultsFile {
     pub path: PathBuf,
     /// `1.0.0`, `1.0.0+changes`, `none`; absent in files older than the suite version.
-    pub suite_version: Option<String>,
-    pub corpus_digest: Option<String>,
+    pub suite_version: Option<Outside>,
+    pub corpus_digest: Option<Outside>,
     /// When the report was made (reports only).
-    pub date: Option<String>,
+    pub date: Option<Outside>,
     pub adapters: Vec<AdapterResults>,
 }
 
 impl ResultsFile {
     /// The adapter named `name`.
     pub fn adapter(&self, name: &str) -> Option<&AdapterResults> {
-        self.adapters.iter().find(|a| a.name == name)
+        self.adapters.iter().find(|a| a.name.raw() == name)
     }
 
     /// `suite 1.0.0, corpus sha256:1a2b3c4d5e6f`, or what the file does not say. Both are the
     /// file's words: shown on one line, visibly (a line feed in a version once forged a line).
     pub fn corpus_shown(&self) -> String {
-        let version = shown_line(self.suite_version.as_deref().unwrap_or("not recorded"));
-        let digest = (self.corpus_digest.as_deref())
+        let version = (self.suite_version.as_ref()).map_or("not recorded", Outside::raw);
+        let digest = (self.corpus_digest.as_ref())
             .map(|d| {
-                let hex = d.strip_prefix("sha256:").unwrap_or(d);
+                let hex = d.raw().strip_prefix("sha256:").unwrap_or(d.raw());
                 let short: String = hex.chars().take(12).collect();
                 format!("sha256:{}", shown_line(&short))
             })
             .unwrap_or_else(|| "not recorded".to_owned());
-        format!("suite {version}, corpus {digest}")
+        format!("suite {}, corpus {digest}", shown_line(version))
     }
 }
 
@@ -66,7 +63,11 @@ pub enum ResultsLoadError {
     /// Not read: not a regular file, past its bounds, not UTF-8 or not JSON nested within them.
     #[error(transparent)]
     Input(#[from] LocatedError),
-    #[error("{}:{line}: not a results file of `run --format json` or `report`: {message}", path.display())]
+    /// Named as a file's name is shown: a name may hold a line feed.
+    #[error(
+        "{}:{line}: not a results file of `run --format json` or `report`: {message}",
+        path_shown(path)
+    )]
     Shape {
         path: PathBuf,
         line: usize,
@@ -336,12 +337,12 @@ fn from_report(report: RawReport, path: &Path) -> Result<ResultsFile, String> {
                     verdict: check.answer.verdict(),
                 },
                 cause: check.cause,
-                id: check.id,
+                id: Outside::new(check.id),
             });
         }
         adapters.push(AdapterResults {
-            name: adapter.name,
-            version: adapter.handshake.version,
+            name: Outside::new(adapter.name),
+            version: Outside::new(adapter.handshake.version),
             has_data: adapter.has_data,
             checks,
         });
@@ -351,9 +352,9 @@ fn from_report(report: RawReport, path: &Path) -> Result<ResultsFile, String> {
     }
     Ok(ResultsFile {
         path: path.to_owned(),
-        suite_version: report.suite_version,
-        corpus_digest: report.corpus_digest,
-        date: report.date,
+        suite_version: report.suite_version.map(Outside::new),
+        corpus_digest: report.corpus_digest.map(Outside::new),
+        date: report.date.map(Outside::new),
         adapters,
     })
 }
@@ -374,12 +375,13 @@ fn from_crawler(crawler: RawCrawler) -> Result<AdapterResults, String> {
                 return Err(format!(
                     "crawler `{}`, check `{}`: `claimed` outcome {other:?} is not pass, fail, \
                      fault, unspecified or no-data",
-                    crawler.results_name, check.id
+                    shown_line(&crawler.results_name),
+                    shown_line(&check.id)
                 ))
             }
         };
         checks.push(CheckState {
-            id: check.id,
+            id: Outside::new(check.id),
             digest: None,
             answer: RunAnswer {
                 outcome,
@@ -389,24 +391,24 @@ fn from_crawler(crawler: RawCrawler) -> Result<AdapterResults, String> {
         });
     }
     Ok(AdapterResults {
-        name: crawler.results_name,
-        version: crawler.package.map_or_else(String::new, |p| p.version),
+        name: Outside::new(crawler.results_name),
+        version: Outside::new(crawler.package.map_or_else(String::new, |p| p.version)),
         has_data: crawler.has_data,
         checks,
     })
 }
 
 fn from_runs(runs: Vec<RawRun>, path: &Path) -> ResultsFile {
-    let suite_version = runs[0].suite_version.clone();
-    let corpus_digest = runs[0].corpus_digest.clone();
+    let suite_version = runs[0].suite_version.clone().map(Outside::new);
+    let corpus_digest = runs[0].corpus_digest.clone().map(Outside::new);
     let adapters = (runs.into_iter())
         .map(|run| AdapterResults {
             has_data: run.results.iter().any(|r| r.outcome != Outcome::Skipped),
-            name: run.adapter,
-            version: run.handshake.version,
+            name: Outside::new(run.adapter),
+            version: Outside::new(run.handshake.version),
             checks: (run.results.into_iter())
                 .map(|row| CheckState {
-                    id: format!("{}#{}", row.case, row.check),
+                    id: Outside::new(format!("{}#{}", row.case, row.check)),
                     digest: row.digest,
                     answer: RunAnswer {
                         outcome: row.outcome,
@@ -423,42 +425,5 @@ fn from_runs(runs: Vec<RawRun>, path: &Path) -> ResultsFile {
         corpus_digest,
         date: None,
         adapters,
-    }
-}
-
-/// The run an expectation file expects, over the checks of `actual`: a listed check with its
-/// listed outcome, any other scored check passing. Where the expectation and the run agree on
-/// the outcome, the run's verdict is taken too, so that only a change of outcome shows: `diff`
-/// of this against the run is the gate's judgement, check by check.
-pub fn expected_by(file: &ExpectationFile, actual: &AdapterResults) -> AdapterResults {
-    let listed: HashMap<String, &Entry> = (file.entries.iter())
-        .map(|e| (e.check.to_string(), e))
-        .collect();
-    let checks = (actual.checks.iter())
-        .map(|check| {
-            let now = check.answer.outcome;
-            let entry = listed.get(&check.id);
-            let outcome = match entry.map(|e| e.outcome.outcome()) {
-                // An unstable check may answer anything.
-                Some(Outcome::Unstable) => now,
-                Some(outcome) => outcome,
-                None if matches!(now, Outcome::Unspecified | Outcome::Skipped) => now,
-                None => Outcome::Pass,
-            };
-            CheckState {
-                answer: RunAnswer {
-                    outcome,
-                    verdict: (outcome == now).then_some(check.answer.verdict).flatten(),
-                },
-                cause: entry.and_then(|e| e.cause),
-                ..check.clone()
-            }
-        })
-        .collect();
-    AdapterResults {
-        name: actual.name.clone(),
-        version: actual.version.clone(),
-        has_data: actual.has_data,
-        checks,
     }
 }
