@@ -142,7 +142,7 @@ pub fn section(survey: &Survey, census: &Census) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            cell(&a.adapter),
+            cell(a.adapter.raw()),
             a.files,
             a.disagreements.files,
             percent(a.disagreements.files as u64, a.files as u64),

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use super::cause::{self, parse_set_key, set_key, SignatureCount};
 use super::weights::{self, Overflow};
 use super::{AdapterSurvey, Disagreements, Shards, Survey, FORMAT};
+use robotstxt_suite::visible::Outside;
 
 /// Why surveys cannot be added up.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,21 +33,21 @@ pub enum MergeError {
     #[error("shard {index}/{count} is not a shard: K/N needs 1 <= K <= N")]
     ShardNumber { index: usize, count: usize },
     #[error("the surveys asked different adapters: {0:?} and {1:?}")]
-    Adapters(Vec<(String, String)>, Vec<(String, String)>),
+    Adapters(Vec<(Outside, Outside)>, Vec<(Outside, Outside)>),
     #[error("{adapter} was compared under {first} and under {second}")]
     ComparedUnder {
-        adapter: String,
+        adapter: Outside,
         first: String,
         second: String,
     },
     #[error("{adapter}: bad file set {key:?}")]
-    BadFileSet { adapter: String, key: String },
+    BadFileSet { adapter: Outside, key: String },
     #[error("{adapter}: file set {key:?} out of range")]
-    FileSetOutOfRange { adapter: String, key: String },
+    FileSetOutOfRange { adapter: Outside, key: String },
     #[error("a census of WARC files cannot be merged with a survey of a corpus")]
     CensusWithCorpus,
     #[error("{0}: counted per host in one survey only")]
-    HostsInOne(String),
+    HostsInOne(Outside),
     #[error(transparent)]
     Overflow(#[from] Overflow),
 }
@@ -149,7 +150,7 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), MergeError> {
         return Err(MergeError::Corpora(into.corpus.clone(), other.corpus));
     }
     into.shards = Some(add_shards(into.shards.take(), other.shards.clone())?);
-    let names = |s: &Survey| -> Vec<(String, String)> {
+    let names = |s: &Survey| -> Vec<(Outside, Outside)> {
         s.adapters
             .iter()
             .map(|a| (a.adapter.clone(), a.handshake.version.clone()))

@@ -132,7 +132,8 @@ pub struct Disagreements {
 /// One adapter over the corpus.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdapterSurvey {
-    pub adapter: String,
+    /// Its handshake's name.
+    pub adapter: Outside,
     pub handshake: Handshake,
     /// The profile its answers are compared under: the one it claims, else `norobots-1994`.
     pub compared_under: String,

@@ -23,10 +23,10 @@ pub fn csv(survey: &Survey) -> String {
     for a in &survey.adapters {
         let h = &a.handshake;
         let head = [
-            field(&a.adapter),
-            field(&h.parser),
-            field(&h.version),
-            field(&h.profile),
+            field(a.adapter.raw()),
+            field(h.parser.raw()),
+            field(h.version.raw()),
+            field(h.profile.raw()),
             field(&a.compared_under),
             a.files.to_string(),
             a.disagreements.files.to_string(),
@@ -195,7 +195,7 @@ fn chart(out: &mut String, adapters: &[AdapterSurvey]) {
             LABEL_WIDTH - 6,
             y + 12,
             html(&format!("{} ({})", a.adapter, a.compared_under)),
-            html(&a.adapter),
+            html(a.adapter.raw()),
             a.disagreements.files,
             a.files,
             LABEL_WIDTH as f64 + scored_width,
@@ -219,9 +219,9 @@ fn table(out: &mut String, adapters: &[AdapterSurvey]) {
             out,
             "<tr><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            html(&a.adapter),
-            html(&h.parser),
-            html(&h.version),
+            html(a.adapter.raw()),
+            html(h.parser.raw()),
+            html(h.version.raw()),
             html(&a.compared_under),
             a.files,
             a.disagreements.files,
@@ -245,10 +245,10 @@ fn causes(out: &mut String, a: &AdapterSurvey) {
     let _ = writeln!(
         out,
         "<h2 id=\"{}\">{} <small>({} {}, compared under {})</small></h2>",
-        html(&a.adapter),
-        html(&a.adapter),
-        html(&h.parser),
-        html(&h.version),
+        html(a.adapter.raw()),
+        html(a.adapter.raw()),
+        html(h.parser.raw()),
+        html(h.version.raw()),
         html(&a.compared_under)
     );
     if a.causes.is_empty() {

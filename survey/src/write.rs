@@ -146,10 +146,10 @@ pub fn markdown(survey: &Survey) -> String {
         let _ = writeln!(
             out,
             "| {} | {} {} | {} | {} | {} | {} ({}) | {} | {} ({}) | {} | {} ({}) | {} | {} | {} | {} | {} |",
-            cell(&a.adapter),
-            cell(&h.parser),
-            cell(&h.version),
-            cell(&h.profile),
+            cell(a.adapter.raw()),
+            cell(h.parser.raw()),
+            cell(h.version.raw()),
+            cell(h.profile.raw()),
             cell(&a.compared_under),
             a.files,
             a.disagreements.files,
@@ -182,7 +182,7 @@ pub fn markdown(survey: &Survey) -> String {
             let _ = writeln!(
                 out,
                 "\n**{}** was not asked about {} files: {}",
-                cell(&a.adapter),
+                cell(a.adapter.raw()),
                 a.skipped,
                 cell(why.lines().next().unwrap_or(why))
             );
@@ -217,9 +217,9 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
     let _ = writeln!(
         out,
         "\n### {} ({} {}, compared under {})\n",
-        cell(&a.adapter),
-        cell(&h.parser),
-        cell(&h.version),
+        cell(a.adapter.raw()),
+        cell(h.parser.raw()),
+        cell(h.version.raw()),
         cell(&a.compared_under)
     );
     if a.causes.is_empty() {
