@@ -87,7 +87,7 @@ pub fn all_adapters(cases: &[Case], adapters: &[Adapter], limits: Limits) -> All
         .iter()
         .filter_map(|e| {
             e.unavailable()
-                .map(|why| (e.handshake().name.clone(), why.to_string()))
+                .map(|why| (e.handshake().name.to_string(), why.to_string()))
         })
         .collect();
     let started = Instant::now();

@@ -61,7 +61,7 @@ pub fn run(cases_dir: &Path, crawlers_dir: &Path) -> anyhow::Result<CrawlFigure>
     let ended = last_ended.into_inner().unwrap_or_default();
     for ((run, took), test) in runs.iter().zip(ended).zip(&tests) {
         let data = run.counts().cases_with_data;
-        figure.crawlers.push((test.name.clone(), took, data));
+        figure.crawlers.push((test.name.to_string(), took, data));
     }
     figure.total = started.elapsed();
     Ok(figure)

@@ -11,6 +11,7 @@ use robotstxt_runtime::adapter::install::{self, Availability};
 use robotstxt_runtime::cache::{self, Places};
 use robotstxt_runtime::suite::{self, current_checkout};
 use robotstxt_suite::located::LocatedError;
+use robotstxt_suite::visible::Outside;
 
 use crate::case::{self, AccessCase};
 use crate::command::CommandTemplate;
@@ -195,7 +196,7 @@ pub fn list(
         };
         let parser = match &m.robots_parser.adapter {
             Some(adapter) => format!("{} (adapter {adapter})", m.robots_parser.name),
-            None => m.robots_parser.name.clone(),
+            None => m.robots_parser.name.to_string(),
         };
         text.push_str(&format!(
             "{:<14} {} {} ({}, {}); robots.txt: {parser}; {}: {state}\n",
@@ -225,7 +226,7 @@ fn crawlers_under_test(options: &CrawlOptions) -> Result<(Vec<CrawlerUnderTest>,
             ));
         }
         let test = CrawlerUnderTest {
-            name: "crawler-cmd".to_owned(),
+            name: "crawler-cmd".into(),
             profile,
             command: CommandTemplate::Shell(cmd.clone()),
             departures: Vec::new(),
@@ -246,11 +247,7 @@ fn crawlers_under_test(options: &CrawlOptions) -> Result<(Vec<CrawlerUnderTest>,
         eprintln!("{}", robotstxt_suite::visible::shown(line))
     });
     for (name, why) in &unavailable {
-        eprintln!(
-            "{}: unavailable: {}",
-            robotstxt_suite::visible::shown(name),
-            robotstxt_suite::visible::shown(why)
-        );
+        eprintln!("{name}: unavailable: {why}");
     }
     Ok((ready, !unavailable.is_empty()))
 }
@@ -264,9 +261,9 @@ fn select<'a>(all: &'a [Carried], names: &[String]) -> Result<Vec<&'a Carried>, 
     for name in names {
         let found = all
             .iter()
-            .find(|c| &c.manifest.name == name)
+            .find(|c| c.manifest.name.raw() == name)
             .ok_or_else(|| {
-                let names: Vec<&str> = all.iter().map(|c| c.manifest.name.as_str()).collect();
+                let names: Vec<String> = all.iter().map(|c| c.manifest.name.to_string()).collect();
                 AppError::Usage(format!(
                     "no crawler `{name}`: the carried ones are {}",
                     names.join(", ")
@@ -283,13 +280,13 @@ fn install_each(
     wanted: &[&Carried],
     profile: Option<Profile>,
     say: &(dyn Fn(&str) + Sync),
-) -> (Vec<CrawlerUnderTest>, Vec<(String, String)>) {
+) -> (Vec<CrawlerUnderTest>, Vec<(Outside, Outside)>) {
     let (mut ready, mut unavailable) = (Vec::new(), Vec::new());
     for crawler in wanted {
         let adapter = crawler.install_as();
         match install::install(&adapter, false, &mut |line| say(line)) {
             Ok(()) => ready.push(crawler.under_test(profile)),
-            Err(e) => unavailable.push((crawler.manifest.name.clone(), e.to_string())),
+            Err(e) => unavailable.push((crawler.manifest.name.clone(), e.to_string().into())),
         }
     }
     (ready, unavailable)
@@ -304,7 +301,7 @@ pub struct CrawlReport {
     pub carried: Vec<Carried>,
     pub runs: Vec<CrawlerRun>,
     /// Crawlers that could not run here: name, and why.
-    pub unavailable: Vec<(String, String)>,
+    pub unavailable: Vec<(Outside, Outside)>,
     /// Wall-clock seconds of the whole crawl (installs included).
     pub seconds: f64,
 }

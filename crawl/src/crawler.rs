@@ -13,7 +13,7 @@ use robotstxt_runtime::cache::Places;
 use robotstxt_suite::input::{read_bytes, Format, Input};
 use robotstxt_suite::limits::MANIFEST;
 use robotstxt_suite::located::LocatedError;
-use robotstxt_suite::visible::is_control_or_bidi;
+use robotstxt_suite::visible::{is_control_or_bidi, Outside};
 use serde::{Deserialize, Serialize};
 
 use crate::command::CommandTemplate;
@@ -30,7 +30,7 @@ const REGISTRIES: [&str; 6] = ["debian", "pypi", "npm", "go", "maven", "stdlib"]
 #[serde(deny_unknown_fields)]
 pub struct RobotsParser {
     /// What it is: a library and version, or "its own, in src/res.c".
-    pub name: String,
+    pub name: Outside,
     /// The suite's adapter of that parser, when it carries one (a folder under `adapters/`).
     #[serde(default)]
     pub adapter: Option<String>,
@@ -41,18 +41,19 @@ pub struct RobotsParser {
 #[serde(deny_unknown_fields)]
 pub struct Departure {
     pub flag: String,
-    pub why: String,
+    pub why: Outside,
 }
 
-/// `crawler.yaml`.
+/// `crawler.yaml`. What is shown of it (its names, homepage, note, the why of a departure) is
+/// outside text; what is run or matched (`run`, `profile`, a departure's flag) is checked here.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CrawlerManifest {
-    pub name: String,
+    pub name: Outside,
     /// The crawler's own name, as its users know it.
-    pub crawler: String,
-    pub language: String,
-    pub homepage: String,
+    pub crawler: Outside,
+    pub language: Outside,
+    pub homepage: Outside,
     /// The text it claims to follow: `norobots-1994` or `rfc9309`.
     pub profile: String,
     pub package: Package,
@@ -71,7 +72,7 @@ pub struct CrawlerManifest {
     #[serde(default)]
     pub departures: Vec<Departure>,
     #[serde(default)]
-    pub note: Option<String>,
+    pub note: Option<Outside>,
 }
 
 /// A crawler as carried: its manifest, its folder and its install cache.
@@ -103,7 +104,7 @@ impl Carried {
             LocatedError::new(&file, line, format!("{field}: {message}"))
         };
         let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-        if folder.as_deref() != Some(manifest.name.as_str()) {
+        if folder.as_deref() != Some(manifest.name.raw()) {
             return Err(at(
                 "name",
                 format!("`{}` must be the folder's name", manifest.name),
@@ -146,7 +147,7 @@ impl Carried {
                 .chain(setup_texts(&manifest.setup).iter())
                 .chain(scripts.iter())
                 .any(|a| a.contains(flag));
-            if !in_command || departure.why.trim().is_empty() {
+            if !in_command || departure.why.raw().trim().is_empty() {
                 return Err(at(
                     "departures",
                     format!(
@@ -157,9 +158,9 @@ impl Carried {
             }
         }
         let shown = [
-            &manifest.name,
-            &manifest.crawler,
-            &manifest.homepage,
+            manifest.name.raw(),
+            manifest.crawler.raw(),
+            manifest.homepage.raw(),
             &manifest.package.version,
         ];
         if shown
@@ -172,7 +173,9 @@ impl Carried {
                     .to_owned(),
             ));
         }
-        let cache = places.caches.join(format!("crawler-{}", manifest.name));
+        let cache = places
+            .caches
+            .join(format!("crawler-{}", manifest.name.raw()));
         Ok(Carried {
             manifest,
             dir: dir.to_owned(),
@@ -186,15 +189,15 @@ impl Carried {
         let m = &self.manifest;
         Adapter {
             manifest: Manifest {
-                name: format!("crawler-{}", m.name),
-                parser: m.robots_parser.name.clone(),
-                language: m.language.clone(),
-                homepage: m.homepage.clone(),
+                name: format!("crawler-{}", m.name.raw()),
+                parser: m.robots_parser.name.raw().to_owned(),
+                language: m.language.raw().to_owned(),
+                homepage: m.homepage.raw().to_owned(),
                 profile: m.profile.clone(),
                 package: m.package.clone(),
                 versions: Vec::new(),
                 input: "a crawler: it fetches robots.txt itself".to_owned(),
-                note: m.note.clone(),
+                note: m.note.clone().map(Outside::into_raw),
                 agent: AgentForm::AsGiven,
                 requires: m.requires.clone(),
                 probe: m.probe.clone(),
@@ -229,7 +232,7 @@ impl Carried {
             }),
             command: CommandTemplate::Argv(run),
             departures: (self.manifest.departures.iter())
-                .map(|d| format!("{}: {}", d.flag, d.why))
+                .map(|d| Outside::new(format!("{}: {}", d.flag, d.why.raw())))
                 .collect(),
         }
     }

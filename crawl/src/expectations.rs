@@ -61,7 +61,7 @@ impl Expectations {
                     .flat_map(|c| &c.checks)
                     .filter_map(|c| ListedAccess::of(c.outcome).map(|l| (c.id.clone(), l)))
                     .collect();
-                (run.crawler.clone(), listed)
+                (run.crawler.raw().to_owned(), listed)
             })
             .collect();
         Expectations { crawlers }
@@ -87,7 +87,7 @@ pub fn judge(expected: &Expectations, runs: &[CrawlerRun]) -> JudgedCrawl {
     let mut judged = JudgedCrawl::default();
     let empty = BTreeMap::new();
     for run in runs {
-        let listed = expected.crawlers.get(&run.crawler).unwrap_or(&empty);
+        let listed = expected.crawlers.get(run.crawler.raw()).unwrap_or(&empty);
         for check in run.cases.iter().flat_map(|c| &c.checks) {
             let now = ListedAccess::of(check.outcome);
             let was = listed.get(&check.id).copied();

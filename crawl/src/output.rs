@@ -6,7 +6,7 @@ use robotstxt_suite::visible::path_shown;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use robotstxt_suite::visible::shown;
+use robotstxt_suite::visible::{shown, Outside};
 use serde::Serialize;
 
 use crate::case::{AccessCase, AccessVerdict, ServedFault, SiteAnswer};
@@ -101,7 +101,7 @@ pub fn text(runs: &[CrawlerRun], cases: &[AccessCase], verbose: bool) -> String 
     for run in runs {
         let _ = writeln!(out, "{}", counts_line(run));
         for departure in &run.departures {
-            let _ = writeln!(out, "  flag: {}", shown(departure));
+            let _ = writeln!(out, "  flag: {departure}");
         }
         let mut groups: BTreeMap<String, Vec<(&CaseRun, &AccessResult)>> = BTreeMap::new();
         for case_run in &run.cases {
@@ -172,10 +172,11 @@ pub fn text(runs: &[CrawlerRun], cases: &[AccessCase], verbose: bool) -> String 
     out
 }
 
-fn indent(text: &str, by: usize) -> String {
+/// Each line of `text` shown, after `by` spaces.
+fn indent(text: &Outside, by: usize) -> String {
     let pad = " ".repeat(by);
-    text.lines()
-        .map(|l| format!("{pad}{}\n", shown(l)))
+    (text.raw().lines())
+        .map(|l| format!("{pad}{}\n", Outside::from(l)))
         .collect()
 }
 
@@ -233,12 +234,12 @@ pub fn case_block(case: &AccessCase, run: &CaseRun) -> String {
         run.seconds
     );
     for request in run.log.iter().take(60) {
-        let _ = writeln!(out, "       {}", shown(&request.shown()));
+        let _ = writeln!(out, "       {}", request.shown());
     }
     if run.log.len() > 60 {
         let _ = writeln!(out, "       ... {} more", run.log.len() - 60);
     }
-    if !run.stderr_tail.trim().is_empty() {
+    if !run.stderr_tail.raw().trim().is_empty() {
         let _ = writeln!(out, "     stderr (end):\n{}", indent(&run.stderr_tail, 7));
     }
     out
@@ -292,7 +293,7 @@ pub fn junit(runs: &[CrawlerRun], cases: &[AccessCase]) -> String {
         let _ = writeln!(
             out,
             "  <testsuite name=\"crawl {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
-            xml(&run.crawler),
+            xml(run.crawler.raw()),
             c.pass + c.fail + c.fault + c.unspecified + c.no_data,
             c.fail,
             c.fault,
@@ -303,7 +304,7 @@ pub fn junit(runs: &[CrawlerRun], cases: &[AccessCase]) -> String {
                 let _ = write!(
                     out,
                     "    <testcase classname=\"{}\" name=\"{}\"",
-                    xml(&run.crawler),
+                    xml(run.crawler.raw()),
                     xml(&check.id)
                 );
                 match check.outcome {

@@ -50,7 +50,7 @@ pub fn files(
             cases,
             carried.iter().find(|c| c.manifest.name == run.crawler),
         );
-        files.push((page_name(&run.crawler), page.into_bytes()));
+        files.push((page_name(run.crawler.raw()), page.into_bytes()));
     }
     files.push(("crawl-results.json".to_owned(), json(runs).into_bytes()));
     files
@@ -184,7 +184,7 @@ pub fn crawler_page(run: &CrawlerRun, cases: &[AccessCase], carried: Option<&Car
         let m = &c.manifest;
         let parser = match &m.robots_parser.adapter {
             Some(a) => format!("{} (adapter [`{a}`](../{a}.md))", m.robots_parser.name),
-            None => m.robots_parser.name.clone(),
+            None => m.robots_parser.name.to_string(),
         };
         let _ = writeln!(
             out,

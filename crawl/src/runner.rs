@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use std::thread;
 
 use robotstxt_reference::Profile;
+use robotstxt_suite::visible::Outside;
 use serde::Serialize;
 
 use crate::case::AccessCase;
@@ -17,19 +18,20 @@ use crate::session::{run_case, CaseBounds, CaseRun};
 /// A crawler to run: its name, the profile it is scored under, and its command.
 #[derive(Debug, Clone)]
 pub struct CrawlerUnderTest {
-    pub name: String,
+    /// Its manifest's name, or `crawler-cmd`.
+    pub name: Outside,
     pub profile: Profile,
     pub command: CommandTemplate,
     /// Flags that depart from the crawler's defaults, and why, shown with its results.
-    pub departures: Vec<String>,
+    pub departures: Vec<Outside>,
 }
 
 /// What one crawler did on every case.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CrawlerRun {
-    pub crawler: String,
+    pub crawler: Outside,
     pub profile: String,
-    pub departures: Vec<String>,
+    pub departures: Vec<Outside>,
     pub cases: Vec<CaseRun>,
 }
 

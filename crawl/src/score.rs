@@ -176,8 +176,8 @@ mod tests {
             at_ms: 0,
             authority,
             host: String::new(),
-            method: "GET".to_owned(),
-            target: target.to_owned(),
+            method: "GET".into(),
+            target: target.into(),
             user_agent: None,
             answer: String::new(),
         }

@@ -7,6 +7,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use robotstxt_reference::Profile;
+use robotstxt_suite::visible::Outside;
 use serde::Serialize;
 
 use crate::case::AccessCase;
@@ -86,7 +87,7 @@ pub struct CaseRun {
     pub data: bool,
     pub log: Vec<LoggedRequest>,
     /// The end of what the crawler printed on stderr.
-    pub stderr_tail: String,
+    pub stderr_tail: Outside,
     pub checks: Vec<AccessResult>,
 }
 
@@ -130,7 +131,7 @@ pub fn run_case(
             faults.push(CaseFault::NotStarted {
                 error: format!("the site or its folder: {e}"),
             });
-            (Vec::new(), String::new())
+            (Vec::new(), Outside::default())
         }
     };
     let data = has_control(&log);
@@ -219,7 +220,7 @@ fn watch(
 
 /// The last lines of the crawler's stderr, read from at most its last 64 KiB: a crawler may
 /// write gigabytes there.
-fn stderr_tail(workdir: &Path) -> String {
+fn stderr_tail(workdir: &Path) -> Outside {
     use std::io::{Read, Seek, SeekFrom};
     const TAIL: u64 = 64 * 1024;
     let mut bytes = Vec::new();
@@ -231,5 +232,5 @@ fn stderr_tail(workdir: &Path) -> String {
     let text = String::from_utf8_lossy(&bytes);
     let lines: Vec<&str> = text.lines().collect();
     let tail = lines[lines.len().saturating_sub(15)..].join("\n");
-    robotstxt_suite::visible::cut_middle(&tail, 3000).into_owned()
+    Outside::new(robotstxt_suite::visible::cut_middle(&tail, 3000))
 }

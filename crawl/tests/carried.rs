@@ -11,7 +11,7 @@ use robotstxt_crawl::command::CommandTemplate;
 fn every_carried_crawler_loads_with_an_absolute_folder_and_its_departures() {
     // Tests run in the crate's folder: `../crawlers` is relative to it.
     let crawlers = carried(Some(Path::new("../crawlers")), None).expect("the manifests load");
-    let names: Vec<&str> = crawlers.iter().map(|c| c.manifest.name.as_str()).collect();
+    let names: Vec<&str> = crawlers.iter().map(|c| c.manifest.name.raw()).collect();
     assert!(names.len() >= 6, "{names:?}");
     for crawler in &crawlers {
         assert!(crawler.dir.is_absolute(), "{}", crawler.dir.display());

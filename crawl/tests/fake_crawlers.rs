@@ -47,7 +47,7 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 fn run(mode: &str, profile: Profile, cases: &[AccessCase], bounds: CaseBounds) -> CrawlerRun {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let crawler = CrawlerUnderTest {
-        name: mode.to_owned(),
+        name: mode.into(),
         profile,
         command: fake(mode),
         departures: Vec::new(),
@@ -221,7 +221,7 @@ fn crawlers_run_side_by_side_keep_their_own_results_in_case_order() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let cases = access_cases();
     let crawler = |mode: &str| CrawlerUnderTest {
-        name: mode.to_owned(),
+        name: mode.into(),
         profile: Profile::Rfc9309,
         command: fake(mode),
         departures: Vec::new(),

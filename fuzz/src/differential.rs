@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use robotstxt_fuzzer::session::finding_case;
 use robotstxt_fuzzer::{reduce, sample_with, Candidate, EngineJudge, Judgement, Oracle, Signature};
 use robotstxt_suite::engine::{Engine, Reply};
+use robotstxt_suite::visible::Outside;
 
 use crate::engines::{Robotstxt, TextingRobots};
 
@@ -32,7 +33,7 @@ pub struct InputOutcome {
     /// Scored disagreements with a new signature, reduced, as case files.
     pub findings: Vec<String>,
     /// Bodies a parser refused (an error or a caught panic), with its message.
-    pub refused: Vec<(String, String)>,
+    pub refused: Vec<(Outside, String)>,
 }
 
 pub fn differential_rust(data: &[u8]) -> InputOutcome {
@@ -114,7 +115,7 @@ pub fn differential_rust(data: &[u8]) -> InputOutcome {
             );
             let case = finding_case(&handshake, oracle, &reduced, reference, theirs, &origin);
             if let Some(dir) = std::env::var_os("ROBOTSTXT_FUZZ_FINDINGS").map(PathBuf::from) {
-                let dir = dir.join(&handshake.name);
+                let dir = dir.join(handshake.name.raw());
                 let _ = std::fs::create_dir_all(&dir);
                 let _ = std::fs::write(dir.join(format!("{}.yaml", case.name)), case.to_yaml());
             }

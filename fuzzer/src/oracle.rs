@@ -12,6 +12,7 @@ use robotstxt_reference::open_points::{open_points, OpenPoint};
 use robotstxt_reference::{Profile, Robots, Verdict};
 
 use robotstxt_suite::engine::{ClaimedProfile, Handshake, Query};
+use robotstxt_suite::visible::Outside;
 
 /// Judges verdicts against the reference under one profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +36,8 @@ pub enum Judgement {
 /// What identifies a disagreement: the parser, the query, and both verdicts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Signature {
-    pub adapter: String,
+    /// The adapter's handshake name, outside text.
+    pub adapter: Outside,
     pub agent: String,
     pub path: String,
     pub reference: Verdict,

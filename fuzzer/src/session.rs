@@ -98,7 +98,7 @@ pub enum Event<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{name}: {why}")]
 pub struct BrokeDown {
-    pub name: String,
+    pub name: Outside,
     pub why: Outside,
 }
 
@@ -363,7 +363,11 @@ pub fn finding_case(
         handshake.name
     );
     FindingCase {
-        name: format!("{}-{:08x}", kebab(&handshake.name), fnv(reduced) as u32),
+        name: format!(
+            "{}-{:08x}",
+            kebab(handshake.name.raw()),
+            fnv(reduced) as u32
+        ),
         spec: cause
             .clause(oracle.profile)
             .expect("a cause read from a decision is never an adapter's fault: it has a clause")

@@ -26,12 +26,12 @@ impl Planted {
     fn new() -> Planted {
         Planted {
             handshake: Handshake {
-                name: "planted".to_owned(),
-                parser: "planted".to_owned(),
-                version: "1.0".to_owned(),
-                language: "Rust".to_owned(),
-                homepage: String::new(),
-                profile: "norobots-1994".to_owned(),
+                name: "planted".into(),
+                parser: "planted".into(),
+                version: "1.0".into(),
+                language: "Rust".into(),
+                homepage: Default::default(),
+                profile: "norobots-1994".into(),
             },
             messages: 0,
             case_blind: false,

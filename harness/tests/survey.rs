@@ -25,8 +25,8 @@ impl RfcClaiming1994 {
     fn new() -> RfcClaiming1994 {
         let inner = ReferenceEngine::new(Profile::Rfc9309);
         let mut handshake = inner.handshake().clone();
-        handshake.name = "rfc-as-1994".to_owned();
-        handshake.profile = "norobots-1994".to_owned();
+        handshake.name = "rfc-as-1994".into();
+        handshake.profile = "norobots-1994".into();
         RfcClaiming1994 { inner, handshake }
     }
 }
@@ -53,8 +53,8 @@ impl Faulty {
     fn new() -> Faulty {
         let inner = ReferenceEngine::new(Profile::Norobots1994);
         let mut handshake = inner.handshake().clone();
-        handshake.name = "faulty".to_owned();
-        handshake.profile = "other".to_owned();
+        handshake.name = "faulty".into();
+        handshake.profile = "other".into();
         Faulty { inner, handshake }
     }
 }
@@ -309,7 +309,7 @@ fn scored_and_open_point_disagreements_are_counted_apart() {
     .unwrap();
     let inner = ReferenceEngine::new(Profile::Norobots1994);
     let mut handshake = inner.handshake().clone();
-    handshake.name = "contrary".to_owned();
+    handshake.name = "contrary".into();
     let mut engines: Vec<Box<dyn Lifecycle>> = vec![Box::new(Contrary { inner, handshake })];
     let s = survey::survey(dir.path(), &mut engines, &Options::default(), &|_, _| {}).unwrap();
     let a = &s.adapters[0];

@@ -7,6 +7,9 @@
 //! command a CI runner would obey (a line beginning with `::`, a `##[`): a JUnit file or a
 //! Markdown summary may be printed into a job's log
 //! ([`robotstxt_suite::visible::without_runner_commands`]).
+//!
+//! Outside text ([`robotstxt_suite::visible::Outside`]) is handed to these as its `raw()` text:
+//! each shows what its format cannot carry in that format's own visible form.
 
 use robotstxt_suite::visible::without_runner_commands;
 

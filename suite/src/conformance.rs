@@ -123,7 +123,7 @@ where
             loaded.resolve(&cases).map_err(ConformanceError::Unknown)?;
             let name = make().handshake().name.clone();
             loaded
-                .check_adapter(&name)
+                .check_adapter(name.raw())
                 .map_err(ConformanceError::Expectations)?;
         }
         Some(loaded)
@@ -134,7 +134,7 @@ where
         write_from_run(&make, &cases, previous.as_ref(), file)?
     } else {
         previous.unwrap_or_else(|| {
-            let mut empty = ExpectationFile::empty(&make().handshake().name);
+            let mut empty = ExpectationFile::empty(make().handshake().name.raw());
             empty.file = file.to_owned();
             empty
         })
@@ -182,7 +182,7 @@ fn write_from_run<E: Engine, F: Fn() -> E>(
         &suspects,
     );
     let name = engine.handshake().name.clone();
-    let mut next = updated(&name, previous, cases, &results);
+    let mut next = updated(name.raw(), previous, cases, &results);
     next.file = file.to_owned();
     next.written_by = Some(format!("{UPDATE_VARIABLE}=1 cargo test"));
     let write_error = |source| ConformanceError::Write {

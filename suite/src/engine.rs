@@ -56,7 +56,7 @@ pub trait ClaimedProfile {
 
 impl ClaimedProfile for Handshake {
     fn claimed_profile(&self) -> Option<Profile> {
-        self.profile.parse().ok()
+        self.profile.raw().parse().ok()
     }
 }
 
@@ -169,12 +169,12 @@ impl ReferenceEngine {
         ReferenceEngine {
             profile,
             handshake: Handshake {
-                name: "reference".to_owned(),
-                parser: "robotstxt-reference".to_owned(),
-                version: env!("CARGO_PKG_VERSION").to_owned(),
-                language: "Rust".to_owned(),
-                homepage: "reference/README.md".to_owned(),
-                profile: profile.name().to_owned(),
+                name: "reference".into(),
+                parser: "robotstxt-reference".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                language: "Rust".into(),
+                homepage: "reference/README.md".into(),
+                profile: profile.name().into(),
             },
             agent_form: None,
         }

@@ -43,7 +43,7 @@ pub(crate) fn survey_bodies(
                 engine,
                 compared,
                 survey: AdapterSurvey {
-                    adapter: handshake.name.clone().into(),
+                    adapter: handshake.name.clone(),
                     handshake,
                     compared_under: compared.name().to_owned(),
                     files: 0,

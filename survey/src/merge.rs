@@ -34,7 +34,7 @@ pub enum MergeError {
     #[error("shard {index}/{count} is not a shard: K/N needs 1 <= K <= N")]
     ShardNumber { index: usize, count: usize },
     #[error("the surveys asked different adapters: {0:?} and {1:?}")]
-    Adapters(Vec<(String, String)>, Vec<(String, String)>),
+    Adapters(Vec<(Outside, Outside)>, Vec<(Outside, Outside)>),
     #[error("{adapter} was compared under {first} and under {second}")]
     ComparedUnder {
         adapter: Outside,
@@ -154,10 +154,10 @@ fn add(into: &mut Survey, other: Survey) -> Result<(), MergeError> {
         ));
     }
     into.shards = Some(add_shards(into.shards.take(), other.shards.clone())?);
-    let names = |s: &Survey| -> Vec<(String, String)> {
+    let names = |s: &Survey| -> Vec<(Outside, Outside)> {
         s.adapters
             .iter()
-            .map(|a| (a.adapter.raw().to_owned(), a.handshake.version.clone()))
+            .map(|a| (a.adapter.clone(), a.handshake.version.clone()))
             .collect()
     };
     if names(into) != names(&other) {

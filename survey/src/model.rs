@@ -132,6 +132,7 @@ pub struct Disagreements {
 /// One adapter over the corpus.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdapterSurvey {
+    /// Its handshake's name.
     pub adapter: Outside,
     pub handshake: Handshake,
     /// The profile its answers are compared under: the one it claims, else `norobots-1994`.

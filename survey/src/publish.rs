@@ -24,9 +24,9 @@ pub fn csv(survey: &Survey) -> String {
         let h = &a.handshake;
         let head = [
             field(a.adapter.raw()),
-            field(&h.parser),
-            field(&h.version),
-            field(&h.profile),
+            field(h.parser.raw()),
+            field(h.version.raw()),
+            field(h.profile.raw()),
             field(&a.compared_under),
             a.files.to_string(),
             a.disagreements.files.to_string(),
@@ -220,8 +220,8 @@ fn table(out: &mut String, adapters: &[AdapterSurvey]) {
             "<tr><td>{}</td><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             html(a.adapter.raw()),
-            html(&h.parser),
-            html(&h.version),
+            html(h.parser.raw()),
+            html(h.version.raw()),
             html(&a.compared_under),
             a.files,
             a.disagreements.files,
@@ -247,8 +247,8 @@ fn causes(out: &mut String, a: &AdapterSurvey) {
         "<h2 id=\"{}\">{} <small>({} {}, compared under {})</small></h2>",
         html(a.adapter.raw()),
         html(a.adapter.raw()),
-        html(&h.parser),
-        html(&h.version),
+        html(h.parser.raw()),
+        html(h.version.raw()),
         html(&a.compared_under)
     );
     if a.causes.is_empty() {

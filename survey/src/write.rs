@@ -147,9 +147,9 @@ pub fn markdown(survey: &Survey) -> String {
             out,
             "| {} | {} {} | {} | {} | {} | {} ({}) | {} | {} ({}) | {} | {} ({}) | {} | {} | {} | {} | {} |",
             cell(a.adapter.raw()),
-            cell(&h.parser),
-            cell(&h.version),
-            cell(&h.profile),
+            cell(h.parser.raw()),
+            cell(h.version.raw()),
+            cell(h.profile.raw()),
             cell(&a.compared_under),
             a.files,
             a.disagreements.files,
@@ -218,8 +218,8 @@ fn adapter_causes(out: &mut String, a: &AdapterSurvey) {
         out,
         "\n### {} ({} {}, compared under {})\n",
         cell(a.adapter.raw()),
-        cell(&h.parser),
-        cell(&h.version),
+        cell(h.parser.raw()),
+        cell(h.version.raw()),
         cell(&a.compared_under)
     );
     if a.causes.is_empty() {

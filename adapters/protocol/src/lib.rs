@@ -2,6 +2,8 @@
 //! JSON lines a parser's adapter and the harness exchange, and a kit that speaks it for a Rust
 //! parser.
 //!
+//! - [`text`]: outside text ([`Outside`], the type of a handshake's fields), shown made visible
+//!   and read exactly on request, and the characters a one-line field may not hold.
 //! - [`agents`]: the three forms of a robot's name an adapter may hand its parser.
 //! - [`wire`]: every message as a serde type. The harness encodes and decodes through them, and
 //!   `adapters/protocol.schema.json` is generated from them (module `schema`, behind the
@@ -29,7 +31,7 @@ pub mod schema;
 
 pub use agents::{is_product_token, product_token, robot_name, AgentForm};
 pub use serve::{check_guarded, per_query, serve, serve_batch, serve_on, QueryAnswer};
-pub use text::{is_bidi_control, is_control_or_bidi};
+pub use text::{is_bidi_control, is_control_or_bidi, Outside};
 pub use wire::{
     Answer, CheckReply, CheckRequest, Handshake, Query, Refusal, ReplyError, Request,
     UnsupportedProtocol, Verdict, CLAIMABLE_PROFILES, ORIGIN, PROTOCOL_VERSION,
@@ -46,12 +48,12 @@ macro_rules! handshake {
                 "ROBOTSTXT_ADAPTER_NAME",
                 "build.rs must call robotstxt_protocol::build::handshake_from_manifest()"
             )
-            .to_owned(),
-            parser: env!("ROBOTSTXT_ADAPTER_PARSER").to_owned(),
-            version: env!("ROBOTSTXT_ADAPTER_VERSION").to_owned(),
-            language: env!("ROBOTSTXT_ADAPTER_LANGUAGE").to_owned(),
-            homepage: env!("ROBOTSTXT_ADAPTER_HOMEPAGE").to_owned(),
-            profile: env!("ROBOTSTXT_ADAPTER_PROFILE").to_owned(),
+            .into(),
+            parser: env!("ROBOTSTXT_ADAPTER_PARSER").into(),
+            version: env!("ROBOTSTXT_ADAPTER_VERSION").into(),
+            language: env!("ROBOTSTXT_ADAPTER_LANGUAGE").into(),
+            homepage: env!("ROBOTSTXT_ADAPTER_HOMEPAGE").into(),
+            profile: env!("ROBOTSTXT_ADAPTER_PROFILE").into(),
         }
     };
 }

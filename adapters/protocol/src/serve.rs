@@ -178,7 +178,7 @@ mod tests {
             parser: "kit".into(),
             version: "1".into(),
             language: "Rust".into(),
-            homepage: String::new(),
+            homepage: crate::Outside::default(),
             profile: "other".into(),
         }
     }

@@ -18,7 +18,7 @@ use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
 use crate::agents::{product_token, robot_name};
-use crate::text::is_control_or_bidi;
+use crate::text::{is_control_or_bidi, Outside};
 
 /// The protocol version these types describe.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -132,33 +132,35 @@ impl<'a> Query<'a> {
 }
 
 /// Adapter to harness, the answer to hello: what the adapter wraps (1. Handshake).
+// Every field is outside text: shown made visible, read exactly with `Outside::raw` (the doc
+// comment above is the schema's description, so this note is not part of it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Handshake {
     /// The adapter's name: its folder's name under adapters/.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
-    pub name: String,
+    pub name: Outside,
     /// The parser's package or module name.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
-    pub parser: String,
+    pub parser: Outside,
     /// The parser's version as the package reports it at run time.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
-    pub version: String,
+    pub version: Outside,
     /// The language the parser is written in or used from.
     #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
-    pub language: String,
+    pub language: Outside,
     /// Where a person reads about the parser.
-    pub homepage: String,
+    pub homepage: Outside,
     /// What the parser claims to implement.
     #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::profile"))]
-    pub profile: String,
+    pub profile: Outside,
 }
 
 impl Handshake {
     /// Why the claimed profile is not one a parser may claim (`rfc-9309`, a typo, must not be
     /// scored silently as a parser that claims nothing).
     pub fn profile_problem(&self) -> Option<String> {
-        (!CLAIMABLE_PROFILES.contains(&self.profile.as_str())).then(|| {
+        (!CLAIMABLE_PROFILES.contains(&self.profile.raw())).then(|| {
             format!(
                 "profile `{}` is not one of {}",
                 self.profile,
@@ -168,8 +170,9 @@ impl Handshake {
     }
 
     /// The fields holding a control character or a bidirectional control: every field is one
-    /// line of plain text, shown as it is in every report and on the terminal, so one that could
-    /// drive a terminal or reorder a page is refused.
+    /// line of plain text. Shown, such a character would be made visible (the fields are
+    /// [`Outside`]), but a name or a version that needs it is no name to file results under, so
+    /// the handshake is refused.
     pub fn hidden_characters(&self) -> Option<String> {
         let fields = [
             ("name", &self.name),
@@ -180,7 +183,7 @@ impl Handshake {
             ("profile", &self.profile),
         ];
         let named: Vec<String> = (fields.iter())
-            .filter(|(_, value)| value.chars().any(is_control_or_bidi))
+            .filter(|(_, value)| value.raw().chars().any(is_control_or_bidi))
             .map(|(field, _)| format!("`{field}`"))
             .collect();
         (!named.is_empty()).then(|| {
@@ -206,7 +209,7 @@ impl Handshake {
         ];
         let mut problems: Vec<String> = required
             .iter()
-            .filter(|(_, value)| value.trim().is_empty())
+            .filter(|(_, value)| value.raw().trim().is_empty())
             .map(|(field, _)| format!("`{field}` is empty"))
             .collect();
         problems.extend(self.hidden_characters());

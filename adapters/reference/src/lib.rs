@@ -9,7 +9,7 @@ use robotstxt_reference::{Profile, Robots};
 /// runs under.
 pub fn handshake(profile: Profile) -> Handshake {
     Handshake {
-        profile: profile.name().to_owned(),
+        profile: profile.name().into(),
         ..robotstxt_protocol::handshake!()
     }
 }

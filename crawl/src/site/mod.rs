@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use robotstxt_suite::visible::Outside;
 use serde::Serialize;
 
 use crate::case::{AccessCase, AuthorityId};
@@ -67,9 +68,11 @@ pub struct LoggedRequest {
     pub authority: Where,
     /// `host:port` of the listener that took it.
     pub host: String,
-    pub method: String,
-    pub target: String,
-    pub user_agent: Option<String>,
+    /// The request line's method and target and the `User-agent` header: the crawler's words,
+    /// outside text.
+    pub method: Outside,
+    pub target: Outside,
+    pub user_agent: Option<Outside>,
     /// What was answered: `200`, `301 -> http://...`, `reset`, `stall`, ...
     pub answer: String,
 }
@@ -77,10 +80,15 @@ pub struct LoggedRequest {
 impl LoggedRequest {
     /// The target without its query.
     pub fn path(&self) -> &str {
-        self.target.split('?').next().unwrap_or(&self.target)
+        let target = self.target.raw();
+        target.split('?').next().unwrap_or(target)
     }
 
+    /// The request on one line, the crawler's words and the case's (a `Location` in `answer`)
+    /// shown made visible.
     pub fn shown(&self) -> String {
+        // Quoted, and then shown: quoting leaves a runner command (`##[`) as it is.
+        let agent = (self.user_agent.as_ref()).map(|u| Outside::new(format!("{:?}", u.raw())));
         format!(
             "{:>6} ms  {:<4} {:<21} {} {}  UA {}  -> {}",
             self.at_ms,
@@ -88,10 +96,8 @@ impl LoggedRequest {
             self.host,
             self.method,
             self.target,
-            self.user_agent
-                .as_deref()
-                .map_or("(none)".to_owned(), |u| format!("{u:?}")),
-            self.answer
+            agent.map_or("(none)".to_owned(), |u| u.to_string()),
+            Outside::from(self.answer.as_str())
         )
     }
 }
@@ -259,9 +265,9 @@ fn serve_connection(mut stream: TcpStream, at: Where, shared: &Shared) {
         at_ms,
         authority: at,
         host: shared.addresses[at as usize].to_string(),
-        method: head.method.clone(),
-        target: head.target.clone(),
-        user_agent: head.user_agent.clone(),
+        method: head.method.as_str().into(),
+        target: head.target.as_str().into(),
+        user_agent: head.user_agent.as_deref().map(Outside::from),
         answer: String::new(),
     });
     drop(log);
@@ -370,8 +376,28 @@ mod tests {
         );
         let log = site.stop();
         assert_eq!(log.len(), 3);
-        assert_eq!(log[0].user_agent.as_deref(), Some("FooBot/1"));
+        assert_eq!(
+            log[0].user_agent.as_ref().map(Outside::raw),
+            Some("FooBot/1")
+        );
         assert_eq!(log[0].answer, "503 text/plain, 0 bytes");
+    }
+
+    #[test]
+    fn a_logged_request_shows_the_crawlers_words_visibly() {
+        let request = LoggedRequest {
+            at_ms: 7,
+            authority: Where::A,
+            host: "127.0.0.1:1".to_owned(),
+            method: "GET".into(),
+            target: "/\x1b]0;x\x07".into(),
+            user_agent: Some("##[error]\u{202e}".into()),
+            answer: "200".to_owned(),
+        };
+        let line = request.shown();
+        assert!(!line.contains(['\x1b', '\x07', '\u{202e}']), "{line}");
+        assert!(line.contains("/␛]0;x␇") && !line.contains("##["), "{line}");
+        assert_eq!(request.target.raw(), "/\x1b]0;x\x07");
     }
 
     #[test]

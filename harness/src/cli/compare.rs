@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use robotstxt_runtime::adapter;
 use robotstxt_suite::engine::{check_agent, Query};
 use robotstxt_suite::local_url;
-use robotstxt_suite::visible::{json_escaped, Outside};
+use robotstxt_suite::visible::json_escaped;
 use robotstxt_test::compare::{render, Comparison, Mark};
 
 use super::check::read_body;
@@ -95,7 +95,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     // What to try for an adapter that gave no answer, on stderr, as `run` says it: one that
     // never started is installed again; one that broke on a query is checked step by step.
     for (column, hint) in comparison.columns.iter().zip(&hints) {
-        let name = Outside::new(column.handshake.name.clone());
+        let name = &column.handshake.name;
         if column.unavailable.is_some() && hint.is_some() {
             eprintln!("{name}: {}", super::run::next_step(&column.handshake));
         } else if let Some(hint) = hint

@@ -13,7 +13,7 @@ use robotstxt_fuzzer::session::{fuzz, Event, Settings, Stats};
 use robotstxt_reference::lines::raw_lines;
 use robotstxt_runtime::atomic::write_atomic;
 use robotstxt_runtime::lifecycle::between;
-use robotstxt_suite::visible::{cut_middle, shown};
+use robotstxt_suite::visible::cut_middle;
 use robotstxt_test::limits;
 
 use super::corpus;
@@ -80,12 +80,12 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     } = &mut engines[0];
     let engine = engine.as_mut();
     if let Some(why) = engine.unavailable() {
-        eprintln!("{}: unavailable: {}", shown(&engine.handshake().name), why);
+        eprintln!("{}: unavailable: {}", engine.handshake().name, why);
         return Ok(Exit::Unavailable);
     }
     let name = engine.handshake().name.clone();
     // The name is the adapter's own word: only a slug of it goes into paths.
-    let slug = limits::path_slug(&name);
+    let slug = limits::path_slug(name.raw());
     let out = args
         .out
         .clone()

@@ -109,7 +109,9 @@ impl GateArgs {
                 // An adapter that could not start gave no name to hold the file against: it fails
                 // the run as unavailable (exit 3), with its reason, before any file matters.
                 (None, Some(_)) if engine.unavailable().is_some() => None,
-                (None, Some(file)) => Some(load_checked(&file, name, cases, own_file.is_some())?),
+                (None, Some(file)) => {
+                    Some(load_checked(&file, name.raw(), cases, own_file.is_some())?)
+                }
                 (None, None) => None,
             };
             plans.push(GatePlan {

@@ -8,7 +8,6 @@ use robotstxt_fuzzer::session::finding_case;
 use robotstxt_fuzzer::{reduce, Candidate, EngineJudge, Judgement, Oracle};
 use robotstxt_reference::Verdict;
 use robotstxt_suite::engine::{Query, Reply};
-use robotstxt_suite::visible::shown;
 
 use super::error::print;
 use super::select::AdapterArgs;
@@ -45,7 +44,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     }
     let engine = engines[0].as_mut();
     if let Some(why) = engine.unavailable() {
-        eprintln!("{}: unavailable: {}", shown(&engine.handshake().name), why);
+        eprintln!("{}: unavailable: {}", engine.handshake().name, why);
         return Ok(Exit::Unavailable);
     }
     let handshake = engine.handshake().clone();

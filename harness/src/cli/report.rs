@@ -268,7 +268,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
                 headline.with_suite()
             ),
         };
-        eprintln!("{:<24} {}", shown(&adapter.handshake.name), shown(&status));
+        eprintln!("{:<24} {}", adapter.handshake.name, shown(&status));
     }
     eprintln!("wrote {} files into {}", written.len(), path_shown(&out));
     if !args.update_expectations {
@@ -276,7 +276,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     }
     let mut exit = Exit::Ok;
     for ((adapter, file), read) in report.adapters.iter().zip(&files).zip(&previous) {
-        let name = shown(&adapter.handshake.name);
+        let name = &adapter.handshake.name;
         let Some(target) = file.clone() else {
             if adapter.handshake.parser == report::reference::PARSER {
                 continue;
@@ -306,7 +306,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         super::gate::update(
             &target,
             previous,
-            &adapter.handshake.name,
+            adapter.handshake.name.raw(),
             &report.cases,
             &adapter.claimed,
             &super::gate::Slow::default(),

@@ -16,7 +16,7 @@ use robotstxt_suite::headline::Headline;
 use robotstxt_suite::reask::CONFIRMING_ROUNDS;
 use robotstxt_suite::release::CorpusId;
 use robotstxt_suite::run::{Outcome, Scoring};
-use robotstxt_suite::visible::{cut_middle, json_escaped, shown};
+use robotstxt_suite::visible::{cut_middle, json_escaped, shown, Outside};
 use robotstxt_test::grouping::is_grouped;
 use robotstxt_test::output::grouped::human_grouped;
 use robotstxt_test::output::{human, human_gated, slow_text, EngineRun, GateDocument, RunDocument};
@@ -182,7 +182,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
                 took: Some(&patient.took),
                 timeout: Some(args.select.timeout),
             };
-            let next = gate::update(target, previous, &name, &cases, results, &alone)?;
+            let next = gate::update(target, previous, name.raw(), &cases, results, &alone)?;
             judged.push(Some(judge(&next, &cases, results)));
             plan.judge = Some(next);
             slow.push(patient.answered);
@@ -211,7 +211,7 @@ pub fn execute(args: Args) -> Result<Exit, Error> {
     let headlines: Vec<Headline> = (engines.iter().zip(&all_results))
         .map(|(engine, results)| {
             let profile = args.profile.map_or_else(
-                || engine.handshake().profile.clone(),
+                || engine.handshake().profile.raw().to_owned(),
                 |p| p.name().to_owned(),
             );
             Headline::of(results, &profile, &corpus_id.version_shown()).partial(partial)
@@ -337,10 +337,12 @@ fn render(
 /// steps again and mends its files).
 pub(super) fn next_step(handshake: &robotstxt_suite::engine::Handshake) -> String {
     let name = &handshake.name;
-    if name.contains([' ', '/']) {
+    if name.raw().contains([' ', '/']) {
+        // Quoted as typed, then shown: the command is outside text too.
+        let quoted = shlex::try_quote(name.raw()).unwrap_or_else(|_| name.raw().into());
         format!(
             "try: robotstxt-test adapters check --adapter-cmd {}",
-            shlex::try_quote(name).unwrap_or_else(|_| name.into())
+            Outside::new(quoted)
         )
     } else {
         format!(

@@ -164,7 +164,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
     };
     let started = Instant::now();
     let answered = std::sync::Mutex::new(vec![0usize; engines.len()]);
-    let names: Vec<String> = engines.iter().map(|e| e.handshake().name.clone()).collect();
+    let names: Vec<Outside> = engines.iter().map(|e| e.handshake().name.clone()).collect();
     let progress = |engine: usize, files: usize| {
         let mut answered = answered.lock().unwrap_or_else(|e| e.into_inner());
         answered[engine] = files;
@@ -175,7 +175,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         bar.set_message(format!(
             "files answered: {most} by the fastest adapter, {least} by the slowest ({}); each \
              adapter then completes its examples",
-            shown_line(&names[slowest])
+            shown_line(names[slowest].raw())
         ));
     };
     let result = match (args.corpus.take(), args.plan.take()) {
@@ -234,7 +234,7 @@ pub fn execute(mut args: Args) -> Result<Exit, Error> {
         if let Some(why) = engine.unavailable() {
             eprintln!(
                 "{}: unavailable or broken: {}",
-                shown_line(&engine.handshake().name),
+                engine.handshake().name,
                 why
             );
             exit = Exit::Unavailable;

@@ -79,14 +79,14 @@ fn verdict_code(verdict: Verdict) -> &'static str {
 
 /// One row of the table: adapters that gave the same answers (and marks) to every query.
 struct Group {
-    names: Vec<String>,
+    names: Vec<Outside>,
     codes: Vec<String>,
 }
 
 impl Group {
     fn label(&self) -> String {
         match self.names.as_slice() {
-            [one] => one.clone(),
+            [one] => one.to_string(),
             many => format!("{} adapters", many.len()),
         }
     }
@@ -100,7 +100,7 @@ fn rows(comparison: &Comparison) -> Vec<Group> {
         .iter()
         .enumerate()
         .map(|(slot, profile)| Group {
-            names: vec![format!("reference {profile}")],
+            names: vec![format!("reference {profile}").into()],
             codes: (comparison.reference.iter())
                 .map(|r| verdict_code(r[slot].decision.verdict).to_owned())
                 .collect(),
@@ -129,11 +129,12 @@ fn rows(comparison: &Comparison) -> Vec<Group> {
 }
 
 /// `names` joined with `, `, in lines of at most `width` characters after `indent`.
-fn wrapped(names: &[String], indent: &str, width: usize) -> Vec<String> {
+fn wrapped(names: &[Outside], indent: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for name in names {
-        let name = cut_middle(name, width - indent.len() - 2);
+        let name = name.to_string();
+        let name = cut_middle(&name, width - indent.len() - 2);
         if !line.is_empty()
             && indent.len() + line.chars().count() + name.chars().count() + 2 > width
         {
@@ -325,8 +326,11 @@ pub fn markdown(comparison: &Comparison) -> String {
     let _ = writeln!(out, "|---|{}", "---|".repeat(numbers.len()));
     for row in rows(comparison) {
         let label = match row.names.as_slice() {
-            [one] => md(one),
-            many => format!("{} adapters: {}", many.len(), md(&many.join(", "))),
+            [one] => md(&one.to_string()),
+            many => {
+                let shown: Vec<String> = many.iter().map(Outside::to_string).collect();
+                format!("{} adapters: {}", many.len(), md(&shown.join(", ")))
+            }
         };
         let _ = writeln!(out, "| {label} | {} |", row.codes.join(" | "));
     }

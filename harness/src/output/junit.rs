@@ -65,7 +65,7 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
             cases_xml,
             "    <testcase name=\"start\" classname=\"{}\">\n      <error type=\"unavailable\" \
              message=\"{}\">{}</error>\n    </testcase>",
-            xml(&h.name),
+            xml(h.name.raw()),
             xml(why.lines().next().unwrap_or_default()),
             xml(why)
         );
@@ -85,7 +85,7 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
             cases_xml,
             "    <testcase name=\"breakdown\" classname=\"{}\">\n      <error type=\"breakdown\" \
              message=\"{}\">{}</error>\n    </testcase>",
-            xml(&h.name),
+            xml(h.name.raw()),
             xml(&format!(
                 "broke down part way, at {}: {}",
                 cases[run.results[start].case].id,
@@ -148,11 +148,11 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
     }
     let mut properties = String::new();
     for (name, value) in [
-        ("parser", &h.parser),
-        ("version", &h.version),
-        ("language", &h.language),
-        ("homepage", &h.homepage),
-        ("profile", &h.profile),
+        ("parser", h.parser.raw()),
+        ("version", h.version.raw()),
+        ("language", h.language.raw()),
+        ("homepage", h.homepage.raw()),
+        ("profile", h.profile.raw()),
         ("score", &run.headline.label()),
         ("suite-version", &run.headline.suite_version),
         ("citation", &run.headline.citation()),
@@ -191,7 +191,7 @@ fn testsuite(run: &EngineRun<'_>, cases: &[Case], strict: bool) -> (String, [usi
     let suite = format!(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n    \
          <properties>\n{properties}    </properties>\n{cases_xml}  </testsuite>\n",
-        xml(&h.name),
+        xml(h.name.raw()),
         counts[0],
         counts[1],
         counts[2],

@@ -113,7 +113,7 @@ impl EngineRun<'_> {
         let case = &cases[self.results[start].case];
         let mut out = format!(
             "{}: broke down part way, at {} ({} of {} cases): {}\n",
-            shown(&self.handshake.name),
+            self.handshake.name,
             case.id,
             self.results[start].case + 1,
             self.results.last().map_or(0, |r| r.case + 1),
@@ -161,7 +161,7 @@ impl EngineRun<'_> {
         let why = said.as_str();
         format!(
             "{}: unavailable: {}\n  {hint}\n",
-            shown(&self.handshake.name),
+            self.handshake.name,
             shown(why).trim_end()
         )
     }
@@ -171,7 +171,7 @@ impl EngineRun<'_> {
 #[derive(Debug, Clone, Serialize)]
 pub struct RunDocument {
     /// The adapter's name (`reference` for the reference).
-    pub adapter: String,
+    pub adapter: Outside,
     /// The profile checks were scored under by preference: forced, or claimed by the engine.
     pub profile: String,
     /// The corpus's suite version (`1.0.0`, `1.0.0+changes`, `none`) and digest, as in
@@ -330,7 +330,10 @@ impl RunDocument {
             score: run.headline.into(),
             partial: None,
             adapter: handshake.name.clone(),
-            profile: profile.map_or_else(|| handshake.profile.clone(), |p| p.name().to_owned()),
+            profile: profile.map_or_else(
+                || handshake.profile.raw().to_owned(),
+                |p| p.name().to_owned(),
+            ),
             handshake: handshake.clone(),
             summary: Summary::of(results),
             unavailable: run.unavailable.map(|why| why.raw().to_owned()),
@@ -531,9 +534,9 @@ pub(crate) fn summary_line(handshake: &Handshake, results: &[CheckResult]) -> St
     };
     format!(
         "{} {} ({}): {} passed, {} failed, {} unspecified, {} errored{skipped}",
-        shown(&handshake.name),
-        shown(&handshake.version),
-        shown(&handshake.profile),
+        handshake.name,
+        handshake.version,
+        handshake.profile,
         s.passed,
         s.failed,
         s.unspecified,
@@ -644,7 +647,7 @@ pub fn human_gated(
     if !groups.is_empty() {
         out.push('\n');
         out.push_str(&counts);
-        out.push_str(&format!("{}: {verdict}\n", shown(&run.handshake.name)));
+        out.push_str(&format!("{}: {verdict}\n", run.handshake.name));
     }
     out
 }

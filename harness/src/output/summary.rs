@@ -51,14 +51,14 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
             ("–".to_owned(), "–".to_owned())
         } else {
             (
-                format!("{} {}", md(&h.parser), md(&h.version)),
-                md(&h.profile),
+                format!("{} {}", md(h.parser.raw()), md(h.version.raw())),
+                md(h.profile.raw()),
             )
         };
         let _ = writeln!(
             table,
             "| {} | {parser} | {profile} | {counts} | {} |",
-            md_cell(&md_code(&h.name)),
+            md_cell(&md_code(h.name.raw())),
             result
         );
     }
@@ -79,7 +79,7 @@ pub fn markdown(runs: &[EngineRun<'_>], cases: &[Case], strict: bool) -> String 
         let _ = writeln!(
             out,
             "\n{}: {}",
-            md_code(&run.handshake.name),
+            md_code(run.handshake.name.raw()),
             md(&run.headline.citation())
         );
     }
@@ -104,7 +104,7 @@ fn group_table(run: &EngineRun<'_>, cases: &[Case]) -> String {
     let total: usize = groups.iter().map(|g| g.members.len()).sum();
     let mut out = format!(
         "\n#### {}: {total} {} in {} {}\n\n| group | regressions | e.g. |\n|---|---:|---|\n",
-        md_code(&run.handshake.name),
+        md_code(run.handshake.name.raw()),
         plural(total, "regression", "regressions"),
         groups.len(),
         plural(groups.len(), "group", "groups")
@@ -134,7 +134,7 @@ fn run_result(
     problems: &mut Vec<String>,
     surprises: &mut Vec<String>,
 ) -> String {
-    let name = md_code(&run.handshake.name);
+    let name = md_code(run.handshake.name.raw());
     let id = |i: usize| {
         let r = &run.results[i];
         md_code(&format!("{}#{}", cases[r.case].id, r.check))

@@ -44,7 +44,7 @@ pub fn section(report: &Report, history: &[ResultsFile]) -> String {
                     .find(|p| p.newer == i)
                     .map(|p| step_note(report, p));
                 Some(Point {
-                    label: run.handshake.version.clone(),
+                    label: run.handshake.version.raw().to_owned(),
                     score,
                     step,
                 })
@@ -59,12 +59,12 @@ pub fn section(report: &Report, history: &[ResultsFile]) -> String {
     for run in report
         .adapters
         .iter()
-        .filter(|a| !a.handshake.name.contains('@'))
+        .filter(|a| !a.handshake.name.raw().contains('@'))
     {
         let name = &run.handshake.name;
         let points: Vec<Point> = (history.iter())
             .filter_map(|file| {
-                let score = file.adapter(name)?.score()?;
+                let score = file.adapter(name.raw())?.score()?;
                 // The chart escapes what it draws.
                 let date = (file.date.as_ref()).map_or("?", |d| d.raw());
                 Some(Point {

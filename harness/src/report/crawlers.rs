@@ -19,6 +19,7 @@ use robotstxt_crawl::session::AGENT;
 use robotstxt_reference::Profile;
 use robotstxt_runtime::adapter::manifest::Package;
 use robotstxt_runtime::markup::{html, md, md_code};
+use robotstxt_suite::visible::Outside;
 use serde::Serialize;
 
 /// The name a crawler's results go by in `diff` and the history, apart from the adapters'.
@@ -118,16 +119,16 @@ pub fn readme_section(crawl: Option<&CrawlReport>) -> String {
         crawl.cases.len()
     );
     for run in &crawl.runs {
-        let carried = described(crawl, &run.crawler);
+        let carried = described(crawl, run.crawler.raw());
         let counts = run.counts();
         let totals = CrawlTotals::of(&scored(crawl, run)[0].1);
         let _ = writeln!(
             out,
             "| [{}]({}) | {} | {} | {} | {} | {} | {}/{} |",
-            md(&run.crawler),
-            pages::page_name(&run.crawler),
+            md(run.crawler.raw()),
+            pages::page_name(run.crawler.raw()),
             carried.map_or(String::new(), |c| package_shown(&c.manifest.package)),
-            carried.map_or(String::new(), |c| md(&c.manifest.robots_parser.name)),
+            carried.map_or(String::new(), |c| md(c.manifest.robots_parser.name.raw())),
             md(&run.profile),
             totals.shown(),
             counts.fault,
@@ -139,16 +140,16 @@ pub fn readme_section(crawl: Option<&CrawlReport>) -> String {
         let _ = writeln!(
             out,
             "| {} | | | | not run here: {} | | |",
-            md(name),
-            md(first_line(why))
+            md(name.raw()),
+            md(first_line(why.raw()))
         );
     }
     for run in &crawl.runs {
         let _ = write!(
             out,
             "\n### [{}]({})\n{}",
-            md(&run.crawler),
-            pages::page_name(&run.crawler),
+            md(run.crawler.raw()),
+            pages::page_name(run.crawler.raw()),
             pages::crawler_section(run, &crawl.cases)
         );
     }
@@ -199,18 +200,18 @@ fn html_section(crawl: Option<&CrawlReport>) -> String {
     }
     out.push_str("<th>faults</th><th>cases with data</th></tr>\n");
     for run in &crawl.runs {
-        let carried = described(crawl, &run.crawler);
+        let carried = described(crawl, run.crawler.raw());
         let counts = run.counts();
         let _ = write!(
             out,
             "<tr><td class=\"l\"><a href=\"#crawler-{0}\">{0}</a></td><td class=\"l\">{1}</td>\
              <td class=\"l\">{2}</td><td class=\"l\">{3}</td>",
-            html(&run.crawler),
+            html(run.crawler.raw()),
             carried.map_or(String::new(), |c| {
                 let p = &c.manifest.package;
                 html(&format!("{} {} ({})", p.name, p.version, p.registry))
             }),
-            carried.map_or(String::new(), |c| html(&c.manifest.robots_parser.name)),
+            carried.map_or(String::new(), |c| html(c.manifest.robots_parser.name.raw())),
             html(&run.profile)
         );
         for (_, results) in scored(crawl, run) {
@@ -226,9 +227,9 @@ fn html_section(crawl: Option<&CrawlReport>) -> String {
         let _ = writeln!(
             out,
             "<tr><td class=\"l\">{}</td><td class=\"l nodata\" colspan=\"{}\">not run here: {}</td></tr>",
-            html(name),
+            html(name.raw()),
             6 + Profile::ALL.len(),
-            html(first_line(why))
+            html(first_line(why.raw()))
         );
     }
     out.push_str("</table></div>\n");
@@ -240,11 +241,11 @@ fn html_section(crawl: Option<&CrawlReport>) -> String {
 }
 
 fn crawler_details(crawl: &CrawlReport, run: &CrawlerRun) -> String {
-    let mut out = format!("<h3 id=\"crawler-{0}\">{0}</h3>\n", html(&run.crawler));
+    let mut out = format!("<h3 id=\"crawler-{0}\">{0}</h3>\n", html(run.crawler.raw()));
     if !run.departures.is_empty() {
         out.push_str("<p class=\"hint\">Flags that depart from its defaults:</p><ul>");
         for d in &run.departures {
-            let _ = write!(out, "<li>{}</li>", html(d));
+            let _ = write!(out, "<li>{}</li>", html(d.raw()));
         }
         out.push_str("</ul>\n");
     }
@@ -304,18 +305,18 @@ struct AccessCheckDoc {
 /// One crawler as `results.json` records it.
 #[derive(Serialize)]
 pub struct CrawlerDoc<'a> {
-    name: &'a str,
+    name: &'a Outside,
     /// The name `diff` and the history give its results: `crawler-<name>`.
     results_name: String,
-    crawler: Option<&'a str>,
+    crawler: Option<&'a Outside>,
     package: Option<&'a Package>,
     robots_parser: Option<&'a RobotsParser>,
     profile: &'a str,
-    departures: &'a [String],
+    departures: &'a [Outside],
     has_data: bool,
     /// Why it did not run here, for a crawler that did not.
     #[serde(skip_serializing_if = "Option::is_none")]
-    unavailable: Option<&'a str>,
+    unavailable: Option<&'a Outside>,
     /// Per scoring (`claimed`, then each profile), its checks counted by outcome.
     totals: BTreeMap<String, CrawlTotals>,
     /// Per case, in corpus order: how the crawler ran.
@@ -381,7 +382,7 @@ pub fn crawler_docs(crawl: Option<&CrawlReport>) -> Vec<CrawlerDoc<'_>> {
     };
     let mut docs: Vec<CrawlerDoc> = (crawl.runs.iter())
         .map(|run| {
-            let carried = described(crawl, &run.crawler).map(|c| &c.manifest);
+            let carried = described(crawl, run.crawler.raw()).map(|c| &c.manifest);
             let scorings = scored(crawl, run);
             let claimed: Vec<(&AccessResult, String)> = (run.cases.iter())
                 .flat_map(|c| {
@@ -394,8 +395,8 @@ pub fn crawler_docs(crawl: Option<&CrawlReport>) -> Vec<CrawlerDoc<'_>> {
                 .collect();
             CrawlerDoc {
                 name: &run.crawler,
-                results_name: results_name(&run.crawler),
-                crawler: carried.map(|m| m.crawler.as_str()),
+                results_name: results_name(run.crawler.raw()),
+                crawler: carried.map(|m| &m.crawler),
                 package: carried.map(|m| &m.package),
                 robots_parser: carried.map(|m| &m.robots_parser),
                 profile: &run.profile,
@@ -432,11 +433,11 @@ pub fn crawler_docs(crawl: Option<&CrawlReport>) -> Vec<CrawlerDoc<'_>> {
         })
         .collect();
     for (name, why) in &crawl.unavailable {
-        let carried = described(crawl, name).map(|c| &c.manifest);
+        let carried = described(crawl, name.raw()).map(|c| &c.manifest);
         docs.push(CrawlerDoc {
             name,
-            results_name: results_name(name),
-            crawler: carried.map(|m| m.crawler.as_str()),
+            results_name: results_name(name.raw()),
+            crawler: carried.map(|m| &m.crawler),
             package: carried.map(|m| &m.package),
             robots_parser: carried.map(|m| &m.robots_parser),
             profile: carried.map_or("", |m| m.profile.as_str()),

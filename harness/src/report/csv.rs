@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 
 use robotstxt_reference::Profile;
 use robotstxt_suite::engine::ClaimedProfile;
-use robotstxt_suite::visible::shown;
 
 use super::{matrix, Report};
 use crate::grouping;
@@ -25,8 +24,8 @@ pub fn document(report: &Report) -> String {
     out.push_str(HEADER);
     out.push_str("\r\n");
     for run in &report.adapters {
-        let name = field(&shown(&run.handshake.name));
-        let version = field(&shown(&run.handshake.version));
+        let name = field(&run.handshake.name.shown());
+        let version = field(&run.handshake.version.shown());
         let claimed = run.handshake.claimed_profile();
         for &profile in Profile::ALL {
             let results = run.results(Some(profile));

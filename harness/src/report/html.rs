@@ -265,12 +265,12 @@ pub fn page(report: &Report) -> String {
             .map(|(run, causes)| {
                 let h = &run.handshake;
                 AdapterData {
-                    name: shown(&h.name),
-                    parser: shown(&h.parser),
-                    version: shown(&h.version),
-                    language: shown(&h.language),
-                    homepage: shown(&h.homepage),
-                    profile: shown(&h.profile),
+                    name: h.name.shown(),
+                    parser: h.parser.shown(),
+                    version: h.version.shown(),
+                    language: h.language.shown(),
+                    homepage: h.homepage.shown(),
+                    profile: h.profile.shown(),
                     has_data: run.has_data(),
                     citation: run
                         .has_data()

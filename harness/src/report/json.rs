@@ -303,7 +303,7 @@ fn adapter_doc<'a>(run: &'a AdapterRun, cases: &[Case], suite_version: &str) -> 
         })
         .collect();
     AdapterDoc {
-        name: &run.handshake.name,
+        name: run.handshake.name.raw(),
         handshake: &run.handshake,
         input: run.about.as_ref().map(|a| a.input.as_str()),
         note: run.about.as_ref().and_then(|a| a.note.as_deref()),

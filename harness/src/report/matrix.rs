@@ -142,7 +142,7 @@ pub fn identical_rows(report: &Report) -> Vec<Vec<usize>> {
     for (i, run) in report.adapters.iter().enumerate() {
         let key: String = if run.has_data() {
             let answers: String = run.claimed.iter().map(|r| letter(answer(r))).collect();
-            format!("{} {answers}", run.handshake.profile)
+            format!("{} {answers}", run.handshake.profile.raw())
         } else {
             format!("no data {i}")
         };
@@ -154,7 +154,7 @@ pub fn identical_rows(report: &Report) -> Vec<Vec<usize>> {
         let total = Cell::decided(&run.claimed);
         (
             !run.has_data(),
-            profile_rank(&run.handshake.profile),
+            profile_rank(run.handshake.profile.raw()),
             std::cmp::Reverse((total.percent().unwrap_or(0.0) * 1000.0) as u64),
             run.handshake.name.clone(),
         )
@@ -267,12 +267,12 @@ mod tests {
             .then(|| "not installed".to_owned());
         AdapterRun {
             handshake: Handshake {
-                name: name.to_owned(),
-                parser: name.to_owned(),
-                version: "1".to_owned(),
-                language: "Rust".to_owned(),
-                homepage: String::new(),
-                profile: "norobots-1994".to_owned(),
+                name: name.into(),
+                parser: name.into(),
+                version: "1".into(),
+                language: "Rust".into(),
+                homepage: Default::default(),
+                profile: "norobots-1994".into(),
             },
             about: None,
             unavailable: unavailable.map(Into::into),

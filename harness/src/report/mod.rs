@@ -106,7 +106,7 @@ impl AdapterRun {
     pub fn headline(&self, suite_version: &str) -> robotstxt_suite::headline::Headline {
         robotstxt_suite::headline::Headline::of(
             &self.claimed,
-            &self.handshake.profile,
+            self.handshake.profile.raw(),
             suite_version,
         )
     }

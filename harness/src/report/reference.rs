@@ -29,8 +29,8 @@ impl ReferenceUnder {
             None => engine,
         };
         let handshake = Handshake {
-            name: format!("{}-{}", adapter.name, profile.name()),
-            profile: profile.name().to_owned(),
+            name: format!("{}-{}", adapter.name.raw(), profile.name()).into(),
+            profile: profile.name().into(),
             ..adapter.clone()
         };
         ReferenceUnder { engine, handshake }
@@ -86,7 +86,7 @@ mod tests {
             assert_eq!(*at, 0);
             let h = engine.handshake();
             assert_eq!(h.parser, PARSER);
-            assert_eq!(h.name, format!("reference-{}", h.profile));
+            assert_eq!(h.name.raw(), format!("reference-{}", h.profile));
             assert_ne!(h.claimed_profile(), Some(Profile::ALL[0]));
         }
         let none: Vec<Box<dyn Lifecycle>> = Vec::new();

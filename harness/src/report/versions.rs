@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 
 use crate::diff::{self, from_run};
 pub use crate::diff::{ChangeDirection, RunAnswer};
+use robotstxt_suite::visible::Outside;
 
 use super::{AdapterRun, Report};
 
@@ -20,7 +21,7 @@ use super::{AdapterRun, Report};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Series {
     /// The pinned version's adapter name (`python-protego`).
-    pub name: String,
+    pub name: Outside,
     pub members: Vec<usize>,
 }
 
@@ -65,8 +66,10 @@ impl Pair {
     /// The file name of the step's diff page, under `diffs/`: `python-protego-0.3.1-0.6.2.md`.
     pub fn page(&self, report: &Report) -> String {
         let [older, newer] = [self.older, self.newer].map(|i| &report.adapters[i].handshake);
-        let base = older.name.split('@').next().unwrap_or(&older.name);
-        crate::limits::path_slug(&format!("{base}-{}-{}", older.version, newer.version)) + ".md"
+        // A file name: made of the exact text, which the slug makes safe.
+        let base = older.name.raw().split('@').next().unwrap_or_default();
+        let (from, to) = (older.version.raw(), newer.version.raw());
+        crate::limits::path_slug(&format!("{base}-{from}-{to}")) + ".md"
     }
 }
 
@@ -76,14 +79,14 @@ pub fn series(report: &Report) -> Vec<Series> {
     let adapters = &report.adapters;
     let mut out = Vec::new();
     for (pinned, run) in adapters.iter().enumerate() {
-        if run.handshake.name.contains('@') || !run.has_data() {
+        if run.handshake.name.raw().contains('@') || !run.has_data() {
             continue;
         }
-        let prefix = format!("{}@", run.handshake.name);
+        let prefix = format!("{}@", run.handshake.name.raw());
         let mut members: Vec<usize> = std::iter::once(pinned)
             .chain((0..adapters.len()).filter(|&i| {
                 let other = &adapters[i];
-                other.handshake.name.starts_with(&prefix)
+                other.handshake.name.raw().starts_with(&prefix)
                     && other.has_data()
                     && other.handshake.parser == run.handshake.parser
             }))
@@ -93,8 +96,8 @@ pub fn series(report: &Report) -> Vec<Series> {
         }
         members.sort_by(|&a, &b| {
             compare_versions(
-                &adapters[a].handshake.version,
-                &adapters[b].handshake.version,
+                adapters[a].handshake.version.raw(),
+                adapters[b].handshake.version.raw(),
             )
         });
         out.push(Series {
@@ -127,8 +130,8 @@ pub fn pairs(report: &Report) -> Vec<Pair> {
 pub fn results_of(report: &Report, run: &AdapterRun) -> diff::AdapterResults {
     let h = &run.handshake;
     from_run(
-        &h.name,
-        &h.version,
+        h.name.raw(),
+        h.version.raw(),
         run.has_data(),
         &report.cases,
         &run.claimed,

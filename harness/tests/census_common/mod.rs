@@ -69,7 +69,7 @@ impl Recording {
     pub fn new(contrary_on: &[u8]) -> (Recording, Asked) {
         let inner = ReferenceEngine::new(Profile::Norobots1994);
         let mut handshake = inner.handshake().clone();
-        handshake.name = "recording".to_owned();
+        handshake.name = "recording".into();
         let asked = Arc::new(Mutex::new(BTreeMap::new()));
         let engine = Recording {
             inner,

@@ -25,7 +25,7 @@ use robotstxt_suite::engine::{
     AgentForm, Engine, Failure, Fault, Handshake, Query, ReferenceEngine, Reply,
 };
 use robotstxt_suite::located::LocatedError;
-use robotstxt_suite::visible::{self, Outside};
+use robotstxt_suite::visible::Outside;
 
 pub use codec::HandshakeError;
 pub use install::{availability, Availability, InstallError};
@@ -149,19 +149,19 @@ pub fn availabilities(adapters: &[Adapter]) -> Vec<Availability> {
 /// not answer them.
 pub fn disagreement(manifest: &Manifest, hello: &Handshake) -> Option<String> {
     let mut differences = Vec::new();
-    if hello.name != manifest.name {
+    if hello.name.raw() != manifest.name {
         differences.push(format!(
             "name `{}` in its hello but `{}` in adapter.yaml",
             hello.name, manifest.name
         ));
     }
-    if manifest.package.pins_version() && hello.version != manifest.package.version {
+    if manifest.package.pins_version() && hello.version.raw() != manifest.package.version {
         differences.push(format!(
             "version `{}` in its hello but `{}` pinned in adapter.yaml",
             hello.version, manifest.package.version
         ));
     }
-    if hello.profile != manifest.profile {
+    if hello.profile.raw() != manifest.profile {
         differences.push(format!(
             "profile `{}` in its hello but `{}` in adapter.yaml",
             hello.profile, manifest.profile
@@ -172,19 +172,19 @@ pub fn disagreement(manifest: &Manifest, hello: &Handshake) -> Option<String> {
 
 /// Starts an adapter that is only a command (`--adapter-cmd "python3 my_adapter.py"`).
 pub fn open_command(argv: Vec<String>, limits: Limits) -> Box<dyn Lifecycle> {
-    // The command stands in for the name the adapter did not give: a name is shown everywhere
-    // as it is, so the command's control characters are made visible here.
-    let shown = visible::shown(&argv.join(" ")).into_owned();
+    // The command stands in for the name the adapter did not give; as a handshake's name it is
+    // outside text, shown made visible wherever it is printed.
+    let command = argv.join(" ");
     match AdapterProcess::start(argv, limits) {
         Ok(process) => Box::new(process),
         Err(failure) => Box::new(Unavailable::new(
             Handshake {
-                name: shown,
-                parser: "unknown".to_owned(),
-                version: "unknown".to_owned(),
-                language: "unknown".to_owned(),
-                homepage: String::new(),
-                profile: "other".to_owned(),
+                name: command.into(),
+                parser: "unknown".into(),
+                version: "unknown".into(),
+                language: "unknown".into(),
+                homepage: Outside::default(),
+                profile: "other".into(),
             },
             format!("{}: {}", failure.fault.as_str(), failure.detail.raw()).into(),
         )),
@@ -194,12 +194,12 @@ pub fn open_command(argv: Vec<String>, limits: Limits) -> Box<dyn Lifecycle> {
 /// What the manifest says, standing in for a handshake the adapter could not give.
 pub fn handshake_of(manifest: &Manifest) -> Handshake {
     Handshake {
-        name: manifest.name.clone(),
-        parser: manifest.parser.clone(),
-        version: manifest.package.version.clone(),
-        language: manifest.language.clone(),
-        homepage: manifest.homepage.clone(),
-        profile: manifest.profile.clone(),
+        name: manifest.name.clone().into(),
+        parser: manifest.parser.clone().into(),
+        version: manifest.package.version.clone().into(),
+        language: manifest.language.clone().into(),
+        homepage: manifest.homepage.clone().into(),
+        profile: manifest.profile.clone().into(),
     }
 }
 

@@ -88,7 +88,7 @@ fn a_handshake_names_its_empty_fields_and_a_profile_no_one_may_claim() {
         parser: "p".into(),
         version: "1".into(),
         language: "L".into(),
-        homepage: String::new(),
+        homepage: Outside::default(),
         profile: "other".into(),
     };
     assert!(handshake.problems().is_empty());
@@ -100,5 +100,26 @@ fn a_handshake_names_its_empty_fields_and_a_profile_no_one_may_claim() {
             "`version` is empty",
             "profile `rfc-9309` is not one of norobots-1994, rfc9309, other"
         ]
+    );
+}
+
+#[test]
+fn a_handshakes_fields_are_plain_strings_on_the_wire_and_shown_visibly() {
+    let line = r#"{"name":"x\u001b[2J","parser":"::add-mask::p","version":"1","language":"L","homepage":"","profile":"other"}"#;
+    let handshake: Handshake = serde_json::from_str(line).unwrap();
+    assert_eq!(handshake.name.raw(), "x\x1b[2J");
+    assert_eq!(handshake.name.to_string(), "x␛[2J");
+    assert_eq!(handshake.parser.to_string(), "\\::add-mask::p");
+    assert_eq!(
+        handshake.hidden_characters().as_deref(),
+        Some("`name` holds a control or bidirectional character")
+    );
+    let plain = Handshake {
+        name: "x".into(),
+        ..handshake
+    };
+    assert_eq!(
+        serde_json::to_string(&plain).unwrap(),
+        line.replace(r"x\u001b[2J", "x")
     );
 }
