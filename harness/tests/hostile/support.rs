@@ -1,6 +1,10 @@
 //! Running the binary with its peak memory measured (`wait4`'s resource usage, which covers the
 //! adapters it waited for too), a deadline, and an address-space limit as a safety net; and
 //! checking that processes are gone.
+//!
+//! A started process's peak counts the memory of the test process it was started from (its
+//! high-water mark at the start), so the tests keep theirs small: none panics on purpose, whose
+//! backtrace would load the test binary's debug information (over 100 MiB) for every later run.
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
