@@ -110,16 +110,24 @@ fn walk_events(text: &str, bounds: Bounds) -> Result<(), InputRefusal> {
 }
 
 /// Refuses a YAML file whose every string is shown as it is (a manifest) when one of them, a
-/// value or a key, holds a control or bidirectional character other than a line feed: the error
-/// names the file, the line of the top-level key it sits under and its place.
+/// value or a key, holds a control or bidirectional character other than a line feed: checking
+/// the whole tree refuses the field nobody listed too. The error names the file, the line of the
+/// top-level key the string sits under, and its place (`probe[0]`, `package.name`, or the key
+/// itself, shown).
 pub fn refuse_hidden(input: &super::Input) -> Result<(), crate::located::LocatedError> {
     let tree: serde_yaml::Value = input.parse()?;
-    let Some((place, top)) = first_hidden(&tree, crate::visible::is_hidden) else {
+    let Some((path, key)) = first_hidden(&tree, "") else {
         return Ok(());
     };
+    let top = path.split(['.', '[']).next().unwrap_or("");
     let line = (input.text().lines())
         .position(|l| !top.is_empty() && l.starts_with(&format!("{top}:")))
         .map(|i| i + 1);
+    let place = match (path.is_empty(), key) {
+        (_, None) => path.clone(),
+        (true, Some(key)) => format!("the key `{key}`"),
+        (false, Some(key)) => format!("{path}: the key `{key}`"),
+    };
     let message = format!("{place}: holds a control or bidirectional character");
     Err(crate::located::LocatedError::new(
         input.path(),
@@ -128,44 +136,27 @@ pub fn refuse_hidden(input: &super::Input) -> Result<(), crate::located::Located
     ))
 }
 
-/// The first string of `tree` (a value or a key) holding a character `hidden` refuses, named by
-/// its place (`probe[0]`, `package.name`, or a key shown visibly), with the top-level key it sits
-/// under. For a file
-/// whose every string is shown as it is (a manifest): checking the whole tree refuses the field
-/// nobody listed too.
-pub fn first_hidden(
-    tree: &serde_yaml::Value,
-    hidden: fn(char) -> bool,
-) -> Option<(String, String)> {
-    fn walk(value: &serde_yaml::Value, place: &str, hidden: fn(char) -> bool) -> Option<String> {
-        use serde_yaml::Value;
-        match value {
-            Value::String(s) if s.chars().any(hidden) => Some(place.to_owned()),
-            Value::Sequence(items) => (items.iter().enumerate())
-                .find_map(|(i, item)| walk(item, &format!("{place}[{i}]"), hidden)),
-            Value::Mapping(map) => map.iter().find_map(|(key, item)| {
-                let name = key
-                    .as_str()
-                    .map_or_else(|| format!("{key:?}"), str::to_owned);
-                let here = if place.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{place}.{name}")
-                };
-                let key_hidden = key.as_str().is_some_and(|k| k.chars().any(hidden));
-                if key_hidden {
-                    Some(format!("the key `{}`", crate::visible::shown_line(&name)))
-                } else {
-                    walk(item, &here, hidden)
-                }
-            }),
-            Value::Tagged(tagged) => walk(&tagged.value, place, hidden),
-            _ => None,
-        }
+/// The first string below `path` holding a hidden character: a value's path, or the path of the
+/// mapping holding such a key with the key shown on one line.
+fn first_hidden(value: &serde_yaml::Value, path: &str) -> Option<(String, Option<String>)> {
+    use serde_yaml::Value;
+    let hidden = |s: &str| s.chars().any(crate::visible::is_hidden);
+    match value {
+        Value::String(s) if hidden(s) => Some((path.to_owned(), None)),
+        Value::Sequence(items) => (items.iter().enumerate())
+            .find_map(|(i, item)| first_hidden(item, &format!("{path}[{i}]"))),
+        Value::Mapping(map) => map.iter().find_map(|(key, item)| match key.as_str() {
+            Some(name) if hidden(name) => Some((
+                path.to_owned(),
+                Some(crate::visible::shown_line(name).into_owned()),
+            )),
+            Some(name) if path.is_empty() => first_hidden(item, name),
+            Some(name) => first_hidden(item, &format!("{path}.{name}")),
+            None => first_hidden(item, path),
+        }),
+        Value::Tagged(tagged) => first_hidden(&tagged.value, path),
+        _ => None,
     }
-    let place = walk(tree, "", hidden)?;
-    let top = place.split(['.', '[']).next().unwrap_or("").to_owned();
-    Some((place, top))
 }
 
 #[cfg(test)]
@@ -206,5 +197,43 @@ mod tests {
     fn ordinary_files_pass() {
         let text = "cases:\n  - name: a\n    robots: \"User-agent: *\\x00\\n\"\n";
         assert_eq!(screen(text, CASE_FILE), Ok(()));
+    }
+
+    #[test]
+    fn a_hidden_character_is_refused_wherever_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("adapter.yaml");
+        for (text, expected) in [
+            (
+                "name: a\nprobe: [\"x\", \"y\\e\"]\n",
+                "adapter.yaml:2: probe[1]: holds",
+            ),
+            (
+                "name: a\npackage:\n  name: \"p\\u202e\"\n",
+                "adapter.yaml:2: package.name: holds",
+            ),
+            (
+                "name: a\npackage: {\"k\\a\": 1}\n",
+                "adapter.yaml:2: package: the key `k␇`: holds",
+            ),
+            ("\"k\\a\": 1\n", "adapter.yaml: the key `k␇`: holds"),
+            ("note: \"two\\nlines\"\n", ""),
+        ] {
+            std::fs::write(&file, text).unwrap();
+            let input = super::super::Input::read(
+                &file,
+                super::super::Format::Yaml,
+                crate::limits::MANIFEST,
+            )
+            .unwrap();
+            let refused = refuse_hidden(&input)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            let refused = refused
+                .rsplit_once('/')
+                .map_or(refused.as_str(), |(_, r)| r);
+            assert!(refused.starts_with(expected), "{text:?}: {refused}");
+        }
     }
 }

@@ -177,16 +177,15 @@ fn plant_below(
     match here {
         Value::Object(map) => {
             for (key, value) in map {
+                let parent_at = pointer(path);
                 path.push(key.clone());
-                let pointer = pointer(path);
+                let at = pointer(path);
                 let mut renamed = root.clone();
-                let parent = renamed
-                    .pointer_mut(&pointer_of(&path[..path.len() - 1]))
-                    .unwrap();
+                let parent = renamed.pointer_mut(&parent_at).unwrap();
                 let map = parent.as_object_mut().unwrap();
                 let taken = map.remove(key).unwrap();
                 map.insert(format!("{key}{PLANT}"), taken);
-                emit(format!("{pointer} (key)"), renamed);
+                emit(format!("{at} (key)"), renamed);
                 plant_below(value, path, emit, root);
                 path.pop();
             }
@@ -199,22 +198,19 @@ fn plant_below(
             }
         }
         leaf => {
-            let pointer = pointer(path);
+            let at = pointer(path);
             let mut planted = root.clone();
-            *planted.pointer_mut(&pointer).unwrap() = match leaf {
+            *planted.pointer_mut(&at).unwrap() = match leaf {
                 Value::String(s) => Value::String(format!("{s}{PLANT}")),
                 _ => Value::String(PLANT.to_owned()),
             };
-            emit(pointer, planted);
+            emit(at, planted);
         }
     }
 }
 
+/// The JSON pointer of `path` (RFC 6901).
 fn pointer(path: &[String]) -> String {
-    pointer_of(path)
-}
-
-fn pointer_of(path: &[String]) -> String {
     path.iter()
         .map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1")))
         .collect()
