@@ -6,7 +6,7 @@
 
 use std::fs;
 
-use crate::support::{drive, scratch, Ran};
+use crate::support::{drive, own_annotation, scratch, Ran};
 
 /// The runner's commands: a line that begins, after blanks, with `::`; `##[` anywhere.
 fn commands(text: &str) -> Vec<&str> {
@@ -23,19 +23,6 @@ fn json_commands(text: &str) -> Vec<&str> {
     text.lines()
         .filter(|line| line.trim_start().starts_with("::"))
         .collect()
-}
-
-/// Our own annotations in `--format github`: `::error title=robotstxt-test::…` (with a file
-/// and a line when there are some), whose message holds no legacy command.
-fn own_annotation(line: &str) -> bool {
-    ["::error ", "::warning ", "::notice "]
-        .iter()
-        .any(|level| line.starts_with(level))
-        && line
-            .split_once("::")
-            .and_then(|(_, rest)| rest.split_once("::"))
-            .is_some_and(|(properties, _)| properties.ends_with("title=robotstxt-test"))
-        && !line.contains("##[")
 }
 
 fn assert_no_command(what: &str, ran: &Ran, format: &str) {

@@ -289,3 +289,16 @@ pub fn names_in(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Our own annotations in `--format github`: `::error title=robotstxt-test::…` (with a file
+/// and a line when there are some), whose message holds no legacy command.
+pub fn own_annotation(line: &str) -> bool {
+    ["::error ", "::warning ", "::notice "]
+        .iter()
+        .any(|level| line.starts_with(level))
+        && line
+            .split_once("::")
+            .and_then(|(_, rest)| rest.split_once("::"))
+            .is_some_and(|(properties, _)| properties.ends_with("title=robotstxt-test"))
+        && !line.contains("##[")
+}

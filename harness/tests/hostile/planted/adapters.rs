@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use super::{assert_files_inert, planted_siblings, run_inert, PLANT};
+use super::{planted_siblings, run_inert, Reading, PLANT};
 
 /// Two cases that fail for an adapter answering `disallowed`, whose second query it refuses.
 pub const CASES: &str = "cases:
@@ -86,62 +86,65 @@ impl Scratch {
         let player = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/adapters/scripted.py");
         format!("python3 {} {}", player.display(), path.display())
     }
+
+    /// The plain adapter: it answers `disallowed`, and refuses every query after a body's first.
+    pub fn refusing_adapter(&self) -> String {
+        let [answer, _] = answers();
+        self.adapter(&script(hello(), answer, "", false))
+    }
+
+    /// An adapter that answers `disallowed` to everything: it disagrees with the reference on
+    /// what a body allows, so that a survey has causes and examples to show.
+    pub fn disallowing_adapter(&self) -> String {
+        let answer = json!({"id": "$ID", "results": ["disallowed"]});
+        self.adapter(&script(hello(), answer, "", false))
+    }
 }
 
 /// Every command that reads an adapter, in every format; then every file they wrote. Returns
 /// whether the planted text was shown anywhere (made visible), not dropped.
 fn read_everywhere(what: &str, script: &Value) -> bool {
     let scratch = Scratch::new();
-    let dir = scratch.path();
     let cmd = scratch.adapter(script);
-    let mut printed = String::new();
-    let mut read = |args: &[&str]| {
-        let ran = run_inert(what, dir, args);
-        printed.push_str(&ran.stdout);
-        printed.push_str(&ran.stderr);
-    };
+    let mut reading = Reading::new(what, scratch.path());
+    let run = ["run", "--cases", "in/cases", "--adapter-cmd", &cmd];
     for format in ["human", "long", "markdown", "junit", "github", "json"] {
-        read(&[
-            "run",
-            "--cases",
-            "in/cases",
-            "--adapter-cmd",
-            &cmd,
-            "--format",
-            format,
-        ]);
+        reading.run(&[&run, &["--format", format]]);
     }
     for format in ["human", "markdown", "github"] {
-        let gate = ["--expectations", "in/none.yaml", "--format", format];
-        read(
-            &[
-                &["run", "--cases", "in/cases", "--adapter-cmd", &cmd][..],
-                &gate,
-            ]
-            .concat(),
-        );
+        reading.run(&[
+            &run,
+            &["--expectations", "in/none.yaml", "--format", format],
+        ]);
     }
     let report = ["report", "--cases", "in/cases", "--adapter-cmd", &cmd];
-    read(&[&report[..], &["--out", "out/reports", "--no-crawlers"]].concat());
+    reading.run(&[&report, &["--out", "out/reports", "--no-crawlers"]]);
+    let compare = [
+        "compare",
+        "--robots",
+        "in/robots.txt",
+        "--agent",
+        "FooBot",
+        "--path",
+        "/a",
+    ];
     for format in ["human", "json", "markdown"] {
-        let args = [
-            "compare",
-            "--robots",
-            "in/robots.txt",
-            "--agent",
-            "FooBot",
-            "--path",
-            "/a",
-        ];
-        read(&[&args[..], &["--adapter-cmd", &cmd, "--format", format]].concat());
+        reading.run(&[&compare, &["--adapter-cmd", &cmd, "--format", format]]);
     }
     let fuzz = ["fuzz", "--adapter-cmd", &cmd, "--docs", "30", "--seed", "1"];
-    read(&[&fuzz[..], &["--out", "out/findings"]].concat());
-    let survey = ["survey", "--corpus", "in/corpus", "--adapter-cmd", &cmd];
-    read(&[&survey[..], &["--out", "out/survey"]].concat());
-    let (files, written) = assert_files_inert(what, dir, &[scratch.inputs()]);
+    reading.run(&[&fuzz, &["--out", "out/findings"]]);
+    reading.run(&[&[
+        "survey",
+        "--corpus",
+        "in/corpus",
+        "--adapter-cmd",
+        &cmd,
+        "--out",
+        "out/survey",
+    ]]);
+    let (files, seen) = reading.finish(&scratch.inputs());
     assert!(files >= 5, "{what}: the runs wrote {files} files");
-    printed.contains("forged") || written.contains("forged")
+    seen.contains("forged")
 }
 
 fn script(hello: Value, answer: Value, stderr: &str, exit: bool) -> Value {
@@ -152,10 +155,9 @@ fn script(hello: Value, answer: Value, stderr: &str, exit: bool) -> Value {
 fn every_field_of_a_handshake() {
     for (pointer, hello) in planted_siblings(&hello()) {
         let [answer, _] = answers();
-        read_everywhere(
-            &format!("hello {pointer}"),
-            &script(hello, answer, "", false),
-        );
+        let what = format!("hello {pointer}");
+        let shown = read_everywhere(&what, &script(hello, answer, "", false));
+        assert!(shown, "{what}: the plant is not shown");
     }
 }
 
@@ -163,22 +165,21 @@ fn every_field_of_a_handshake() {
 fn every_field_of_an_answer() {
     for answer in answers() {
         for (pointer, planted) in planted_siblings(&answer) {
-            read_everywhere(
-                &format!("answer {pointer}"),
-                &script(hello(), planted, "", false),
-            );
+            let what = format!("answer {pointer}");
+            let shown = read_everywhere(&what, &script(hello(), planted, "", false));
+            assert!(shown, "{what}: the plant is not shown");
         }
     }
 }
 
+/// Stderr is shown when the adapter breaks down; one that answers has it kept quiet.
 #[test]
 fn stderr_of_an_adapter_that_answers_and_of_one_that_dies() {
     let [answer, _] = answers();
     for exit in [false, true] {
-        read_everywhere(
-            &format!("stderr, exit {exit}"),
-            &script(hello(), answer.clone(), PLANT, exit),
-        );
+        let what = format!("stderr, exit {exit}");
+        let shown = read_everywhere(&what, &script(hello(), answer.clone(), PLANT, exit));
+        assert_eq!(shown, exit, "{what}");
     }
 }
 
@@ -187,8 +188,7 @@ fn stderr_of_an_adapter_that_answers_and_of_one_that_dies() {
 #[test]
 fn the_plain_adapter_is_read_and_fails_its_cases() {
     let scratch = Scratch::new();
-    let [answer, _] = answers();
-    let cmd = scratch.adapter(&script(hello(), answer, "", false));
+    let cmd = scratch.refusing_adapter();
     let ran = run_inert(
         "plain",
         scratch.path(),

@@ -6,10 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use super::adapters::Scratch;
-use super::{
-    assert_files_inert, assert_shown_or_named, planted_siblings, run_inert, yaml_text, yaml_tree,
-    PLANT,
-};
+use super::{assert_shown_or_named, planted_siblings, yaml_text, yaml_tree, Reading, PLANT};
 
 /// One access case of the carried corpus: two authorities, a few checks.
 const CASE: &str = "access/authorities/robots-txt-per-authority";
@@ -25,35 +22,23 @@ fn what_a_crawler_sends_and_says() {
         script.display(),
         scratch.inputs().join("plant").display()
     );
-    let mut seen = String::new();
+    let mut reading = Reading::new("crawler", dir);
+    let crawl = [
+        "crawl",
+        "--crawler-cmd",
+        &cmd,
+        "--profile",
+        "rfc9309",
+        "--case",
+        CASE,
+    ];
     for format in ["human", "json", "junit", "markdown", "github"] {
-        let args = [
-            "crawl",
-            "--crawler-cmd",
-            &cmd,
-            "--profile",
-            "rfc9309",
-            "--case",
-            CASE,
-        ];
-        let args = [
-            &args[..],
-            &["--request-timeout", "1", "--format", format, "--verbose"],
-        ]
-        .concat();
-        let ran = run_inert(
-            "crawler",
-            dir,
-            &[&args[..], &["--pages", "out/pages"]].concat(),
-        );
-        seen += &(ran.stdout + &ran.stderr);
+        let options = ["--request-timeout", "1", "--format", format, "--verbose"];
+        reading.run(&[&crawl, &options, &["--pages", "out/pages"]]);
     }
-    let (files, written) = assert_files_inert("crawler", dir, &[scratch.inputs()]);
+    let (files, seen) = reading.finish(&scratch.inputs());
     assert!(files >= 2, "the pages were written");
-    assert!(
-        (seen + &written).contains("forged"),
-        "the requests are shown"
-    );
+    assert!(seen.contains("forged"), "the requests are shown");
 }
 
 fn manifest() -> String {
@@ -66,47 +51,25 @@ fn every_field_of_a_crawlers_manifest() {
     let tree = yaml_tree(&manifest());
     for (pointer, planted) in planted_siblings(&tree) {
         let scratch = Scratch::new();
-        let dir = scratch.path();
         let folder = scratch.inputs().join("crawlers/wget");
         fs::create_dir_all(&folder).unwrap();
         fs::write(folder.join("crawler.yaml"), yaml_text(&planted)).unwrap();
         let what = format!("crawler manifest {pointer}");
-        let mut seen = String::new();
+        let mut reading = Reading::new(&what, scratch.path());
         let crawlers = ["--crawlers", "in/crawlers", "--cache-dir", "out/cache"];
-        for args in [
-            &["crawlers"][..],
-            &[
+        reading.run(&[&["crawlers"], &crawlers]);
+        for format in ["human", "github", "json"] {
+            let crawl = [
                 "crawl",
                 "--crawler",
                 "all",
                 "--case",
                 CASE,
                 "--format",
-                "human",
-            ][..],
-            &[
-                "crawl",
-                "--crawler",
-                "all",
-                "--case",
-                CASE,
-                "--format",
-                "github",
-            ][..],
-            &[
-                "crawl",
-                "--crawler",
-                "all",
-                "--case",
-                CASE,
-                "--format",
-                "json",
-            ][..],
-        ] {
-            let ran = run_inert(&what, dir, &[args, &crawlers[..]].concat());
-            seen += &(ran.stdout + &ran.stderr);
+                format,
+            ];
+            reading.run(&[&crawl, &crawlers]);
         }
-        let (_, written) = assert_files_inert(&what, dir, &[scratch.inputs()]);
-        assert_shown_or_named(&what, &pointer, &(seen + &written));
+        assert_shown_or_named(&what, &pointer, &reading.finish(&scratch.inputs()).1);
     }
 }

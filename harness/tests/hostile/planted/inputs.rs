@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::adapters::{hello, Scratch};
 use super::{
     assert_files_inert, assert_shown_or_named, planted_siblings, run_inert, yaml_text, yaml_tree,
-    PLANT,
+    Reading, PLANT,
 };
 
 /// Every field a case may have: a spec per profile, a reported thread, a note, readings, a body
@@ -33,56 +33,31 @@ const CASE_FILE: &str = r#"cases:
       - { agent: FooBot, path: /a, expect: disallowed }
 "#;
 
-/// The plain adapter of the adapter door: it answers `disallowed` and refuses second queries.
-fn plain_adapter(scratch: &Scratch) -> String {
-    let answer = serde_json::json!({"id": "$ID", "results": ["disallowed", {"error": "refused"}]});
-    scratch.adapter(&serde_json::json!({"hello": hello(), "answer": answer}))
-}
-
-/// Runs every command that reads the cases under `in/cases`, then scans what they wrote.
+/// Runs every command that reads the cases under `in/cases`, then scans what they wrote;
+/// returns everything printed and written.
 fn read_cases(what: &str, scratch: &Scratch) -> String {
-    let dir = scratch.path();
-    let cmd = plain_adapter(scratch);
-    let mut printed = String::new();
-    let mut read = |args: &[&str]| {
-        let ran = run_inert(what, dir, args);
-        printed += &(ran.stdout + &ran.stderr);
-    };
+    let cmd = scratch.refusing_adapter();
+    let mut reading = Reading::new(what, scratch.path());
+    let cases = ["--cases", "in/cases"];
     for format in ["human", "long", "markdown", "junit", "github", "json"] {
-        read(&["run", "--cases", "in/cases", "--format", format]);
-        read(&[
-            "run",
-            "--cases",
-            "in/cases",
-            "--adapter-cmd",
-            &cmd,
-            "--format",
-            format,
+        reading.run(&[&["run"], &cases, &["--format", format]]);
+        reading.run(&[
+            &["run"],
+            &cases,
+            &["--adapter-cmd", &cmd, "--format", format],
         ]);
     }
-    read(&[
-        "report",
-        "--cases",
-        "in/cases",
-        "--adapter-cmd",
-        &cmd,
-        "--out",
-        "out/r",
-        "--no-crawlers",
+    reading.run(&[
+        &["report"],
+        &cases,
+        &["--adapter-cmd", &cmd, "--out", "out/r", "--no-crawlers"],
     ]);
-    read(&[
-        "fuzz",
-        "--cases",
-        "in/cases",
-        "--adapter-cmd",
-        &cmd,
-        "--docs",
-        "20",
-        "--out",
-        "out/f",
+    reading.run(&[
+        &["fuzz"],
+        &cases,
+        &["--adapter-cmd", &cmd, "--docs", "20", "--out", "out/f"],
     ]);
-    let (_, written) = assert_files_inert(what, dir, &[scratch.inputs()]);
-    printed + &written
+    reading.finish(&scratch.inputs()).1
 }
 
 #[test]
@@ -119,16 +94,13 @@ fn every_field_of_an_expectation_file() {
     let scratch = Scratch::new();
     let dir = scratch.path();
     fs::write(scratch.inputs().join("cases/cases.yaml"), CASE_FILE).unwrap();
-    let cmd = plain_adapter(&scratch);
-    let update = [
-        "run",
-        "--cases",
-        "in/cases",
-        "--adapter-cmd",
-        &cmd,
-        "--update-expectations",
-    ];
-    let ran = run_inert("update", dir, &[&update[..], &["in/base.yaml"]].concat());
+    let cmd = scratch.refusing_adapter();
+    let run = ["run", "--cases", "in/cases", "--adapter-cmd", &cmd];
+    let ran = run_inert(
+        "update",
+        dir,
+        &[&run[..], &["--update-expectations", "in/base.yaml"]].concat(),
+    );
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let base = fs::read_to_string(scratch.inputs().join("base.yaml")).unwrap();
     let siblings = planted_siblings(&yaml_tree(&base));
@@ -136,16 +108,10 @@ fn every_field_of_an_expectation_file() {
     for (pointer, planted) in siblings {
         let what = format!("expectation file {pointer}");
         fs::write(scratch.inputs().join("exp.yaml"), yaml_text(&planted)).unwrap();
-        let mut printed = String::new();
+        let mut reading = Reading::new(&what, dir);
+        let expectations = ["--expectations", "in/exp.yaml"];
         for format in ["human", "long", "markdown", "junit", "github", "json"] {
-            let gate = ["--expectations", "in/exp.yaml", "--format", format];
-            let args = [
-                &["run", "--cases", "in/cases", "--adapter-cmd", &cmd][..],
-                &gate,
-            ]
-            .concat();
-            let ran = run_inert(&what, dir, &args);
-            printed += &(ran.stdout + &ran.stderr);
+            reading.run(&[&run, &expectations, &["--format", format]]);
         }
         let fuzz = [
             "fuzz",
@@ -156,13 +122,8 @@ fn every_field_of_an_expectation_file() {
             "--out",
             "out/f",
         ];
-        run_inert(
-            &what,
-            dir,
-            &[&fuzz[..], &["--expectations", "in/exp.yaml"]].concat(),
-        );
-        let (_, written) = assert_files_inert(&what, dir, &[scratch.inputs()]);
-        assert_shown_or_named(&what, &pointer, &(printed + &written));
+        reading.run(&[&fuzz, &expectations]);
+        assert_shown_or_named(&what, &pointer, &reading.finish(&scratch.inputs()).1);
     }
 }
 
@@ -198,41 +159,30 @@ fn every_field_of_an_adapters_manifest() {
     let tree: Value = yaml_tree(MANIFEST);
     for (pointer, planted) in planted_siblings(&tree) {
         let scratch = Scratch::new();
-        let dir = scratch.path();
         write_adapter(
             &scratch.inputs().join("adapters/scripted"),
             &yaml_text(&planted),
         );
         let what = format!("manifest {pointer}");
-        let mut printed = String::new();
+        let mut reading = Reading::new(&what, scratch.path());
         let adapters = ["--adapters", "in/adapters", "--cache-dir", "out/cache"];
-        let mut read = |args: &[&str]| {
-            let ran = run_inert(&what, dir, &[args, &adapters[..]].concat());
-            printed += &(ran.stdout + &ran.stderr);
-        };
-        read(&["adapters", "list"]);
-        read(&["adapters", "install"]);
-        read(&["adapters", "check", "--adapter", "scripted"]);
+        reading.run(&[&["adapters", "list"], &adapters]);
+        reading.run(&[&["adapters", "install"], &adapters]);
+        reading.run(&[&["adapters", "check", "--adapter", "scripted"], &adapters]);
+        let run = ["run", "--cases", "in/cases", "--adapter", "all"];
         for format in ["human", "json", "junit", "github"] {
-            read(&[
-                "run",
-                "--cases",
-                "in/cases",
-                "--adapter",
-                "all",
-                "--format",
-                format,
-            ]);
+            reading.run(&[&run, &["--format", format], &adapters]);
         }
-        read(&[
+        let report = [
             "report",
             "--cases",
             "in/cases",
             "--out",
             "out/r",
             "--no-crawlers",
-        ]);
-        read(&[
+        ];
+        reading.run(&[&report, &adapters]);
+        let compare = [
             "compare",
             "--robots",
             "in/robots.txt",
@@ -240,9 +190,9 @@ fn every_field_of_an_adapters_manifest() {
             "FooBot",
             "--path",
             "/a",
-        ]);
-        let (_, written) = assert_files_inert(&what, dir, &[scratch.inputs()]);
-        assert_shown_or_named(&what, &pointer, &(printed + &written));
+        ];
+        reading.run(&[&compare, &adapters]);
+        assert_shown_or_named(&what, &pointer, &reading.finish(&scratch.inputs()).1);
     }
 }
 
@@ -252,44 +202,28 @@ fn every_field_of_an_adapters_manifest() {
 fn a_robots_file_and_the_arguments_that_name_it() {
     let scratch = Scratch::new();
     let dir = scratch.path();
-    let cmd = plain_adapter(&scratch);
+    let cmd = scratch.refusing_adapter();
     let name = format!("in/{}.txt", PLANT.replace('/', "-"));
     let body = format!("User-agent: FooBot{PLANT}\nDisallow: /a{PLANT}\nAllow: /{PLANT}\n");
     fs::write(dir.join(&name), &body).unwrap();
-    let mut seen = String::new();
-    for (agent, path) in [
-        ("FooBot", "/a"),
-        (PLANT, "/a"),
-        ("FooBot", &*format!("/a{PLANT}")),
-    ] {
+    let mut reading = Reading::new("a robots file", dir);
+    let planted_path = format!("/a{PLANT}");
+    for (agent, path) in [("FooBot", "/a"), (PLANT, "/a"), ("FooBot", &*planted_path)] {
+        let asked = ["--robots", &name, "--agent", agent, "--path", path];
         for profile in ["norobots-1994", "rfc9309"] {
-            let args = ["check", "--robots", &name, "--agent", agent, "--path", path];
-            let ran = run_inert("check", dir, &[&args[..], &["--profile", profile]].concat());
-            seen += &(ran.stdout + &ran.stderr);
+            reading.run(&[&["check"], &asked, &["--profile", profile]]);
         }
         for format in ["human", "json", "markdown"] {
-            let args = [
-                "compare", "--robots", &name, "--agent", agent, "--path", path,
-            ];
-            let ran = run_inert(
-                "compare",
-                dir,
-                &[&args[..], &["--adapter-cmd", &cmd, "--format", format]].concat(),
-            );
-            seen += &(ran.stdout + &ran.stderr);
+            reading.run(&[
+                &["compare"],
+                &asked,
+                &["--adapter-cmd", &cmd, "--format", format],
+            ]);
         }
-        let args = [
-            "minimize", "--robots", &name, "--agent", agent, "--path", path,
-        ];
-        let ran = run_inert(
-            "minimize",
-            dir,
-            &[&args[..], &["--adapter-cmd", &cmd]].concat(),
-        );
-        seen += &(ran.stdout + &ran.stderr);
+        reading.run(&[&["minimize"], &asked, &["--adapter-cmd", &cmd]]);
     }
+    let (_, seen) = reading.finish(&scratch.inputs());
     assert!(seen.contains("forged"), "{seen}");
-    assert_files_inert("a robots file", dir, &[scratch.inputs()]);
 }
 
 /// Output places named with the plant: what is said of them on the terminal, and what the
@@ -298,7 +232,7 @@ fn a_robots_file_and_the_arguments_that_name_it() {
 fn output_places_named_with_escapes() {
     let scratch = Scratch::new();
     let dir = scratch.path();
-    let cmd = plain_adapter(&scratch);
+    let cmd = scratch.refusing_adapter();
     let name = PLANT.replace('/', "-");
     let (reports, findings, survey) = (format!("r{name}"), format!("f{name}"), format!("s{name}"));
     let also = format!("json=j{name}.json");

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::support::{run, Ran};
+use crate::support::{own_annotation, run, Ran};
 
 /// What is planted: a colour, a right-to-left override, a bell, a C1 CSI, a carriage return, and
 /// a carriage return, and line feeds that would start runner commands, with the legacy forms inside a line.
@@ -32,18 +32,6 @@ pub const PLANT: &str = "p\x1b[31m\u{202e}\x07\r\u{9b}\n::error::forged\n  ::add
 fn hidden(c: char) -> bool {
     (c.is_control() && c != '\n')
         || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-/// The binary's own annotations in `--format github`: `::error title=robotstxt-test::…`, with a
-/// file and line when there are some.
-fn own_annotation(line: &str) -> bool {
-    ["::error ", "::warning ", "::notice "]
-        .iter()
-        .any(|level| line.starts_with(level))
-        && line
-            .split_once("::")
-            .and_then(|(_, rest)| rest.split_once("::"))
-            .is_some_and(|(properties, _)| properties.ends_with("title=robotstxt-test"))
 }
 
 /// Panics when `text` holds a raw hidden character or a line a CI runner would read as a
@@ -138,6 +126,40 @@ pub fn run_inert(what: &str, dir: &Path, args: &[&str]) -> Ran {
     let ran = run(dir, args);
     assert_ran_inert(&format!("{what} {args:?}"), &ran, github);
     ran
+}
+
+/// The runs of one planted input in one scratch folder: each scanned as it ends, what it
+/// printed kept, so that the input's text can be looked for once every command has read it.
+pub struct Reading<'a> {
+    what: String,
+    dir: &'a Path,
+    printed: String,
+}
+
+impl<'a> Reading<'a> {
+    pub fn new(what: impl Into<String>, dir: &'a Path) -> Reading<'a> {
+        let what = what.into();
+        Reading {
+            what,
+            dir,
+            printed: String::new(),
+        }
+    }
+
+    /// Runs the binary with the arguments of `parts`, one after another; scans what it printed.
+    pub fn run(&mut self, parts: &[&[&str]]) -> Ran {
+        let ran = run_inert(&self.what, self.dir, &parts.concat());
+        self.printed += &ran.stdout;
+        self.printed += &ran.stderr;
+        ran
+    }
+
+    /// Scans every file the runs wrote (all but those under `skip`); returns how many, and
+    /// everything printed and written.
+    pub fn finish(self, skip: &Path) -> (usize, String) {
+        let (files, written) = assert_files_inert(&self.what, self.dir, &[skip.to_owned()]);
+        (files, self.printed + &written)
+    }
 }
 
 /// Every sibling of `tree` with one field planted, each named by its JSON pointer: each value

@@ -5,7 +5,7 @@ use std::fs;
 
 use serde_json::Value;
 
-use super::adapters::{hello, Scratch};
+use super::adapters::Scratch;
 use super::{
     assert_files_inert, assert_shown_or_named, one_of_each_kind, planted_siblings, run_inert,
 };
@@ -25,8 +25,7 @@ fn results() -> (Scratch, String) {
     let scratch = Scratch::new();
     let dir = scratch.path();
     fs::write(scratch.inputs().join("cases/cases.yaml"), CASES).unwrap();
-    let answer = serde_json::json!({"id": "$ID", "results": ["disallowed"]});
-    let cmd = scratch.adapter(&serde_json::json!({"hello": hello(), "answer": answer}));
+    let cmd = scratch.disallowing_adapter();
     let report = [
         "report",
         "--cases",

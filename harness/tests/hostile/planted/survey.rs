@@ -6,21 +6,14 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::adapters::{hello, Scratch};
+use super::adapters::Scratch;
 use super::{
     assert_files_inert, assert_shown_or_named, one_of_each_kind, planted_siblings, run_inert, PLANT,
 };
 
-/// An adapter that answers `disallowed` to everything: it disagrees with the reference on
-/// files that allow, so that a survey has causes and examples to show.
-fn disallowing(scratch: &Scratch) -> String {
-    let answer = json!({"id": "$ID", "results": ["disallowed"]});
-    scratch.adapter(&json!({"hello": hello(), "answer": answer}))
-}
-
 /// Surveys `corpus` with the disallowing adapter into `out/<name>`; scans what it wrote.
 fn survey(scratch: &Scratch, what: &str, source: &[&str], name: &str) -> String {
-    let cmd = disallowing(scratch);
+    let cmd = scratch.disallowing_adapter();
     let out = format!("out/{name}");
     let args = [
         &["survey"][..],
